@@ -1,0 +1,57 @@
+"""guandan_fast: a fast, rule-exact Guandan (掼蛋) engine for AI search and simulation.
+
+The heavy work runs in a Rust core (`guandan_fast._core`); this package is the
+public front. See docs/api.md for the whole API and docs/rules.md for the rules.
+"""
+
+from guandan_fast._core import (
+    KINDS,
+    Card,
+    CardsNotInHandError,
+    Combo,
+    DuplicateCardError,
+    GuandanError,
+    Hand,
+    IllegalMoveError,
+    InvalidCardError,
+    InvalidComboError,
+    InvalidLevelError,
+    InvalidRulesError,
+    InvalidStateError,
+    UnsatisfiableError,
+    classify,
+    count_moves,
+    deal,
+    legal_moves,
+    legal_moves_array,
+    parse_cards,
+)
+
+#: A move is a Combo: the cards played together with what they are declared as.
+Move = Combo
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "KINDS",
+    "Card",
+    "CardsNotInHandError",
+    "Combo",
+    "DuplicateCardError",
+    "GuandanError",
+    "Hand",
+    "IllegalMoveError",
+    "InvalidCardError",
+    "InvalidComboError",
+    "InvalidLevelError",
+    "InvalidRulesError",
+    "InvalidStateError",
+    "Move",
+    "UnsatisfiableError",
+    "classify",
+    "count_moves",
+    "deal",
+    "legal_moves",
+    "legal_moves_array",
+    "parse_cards",
+]

@@ -1,0 +1,233 @@
+//! `CardSet`: a multiset of cards (at most two of each face) packed in a `u128`.
+//!
+//! Face `i` holds its count (0..=2) in bits `2i..2i+2`, so natural rank `r`
+//! owns byte `r` (its four suits) and the jokers own byte 13. Set algebra is a
+//! handful of integer operations.
+
+use crate::card::{Card, BJ, NUM_FACES, RJ};
+use crate::error::{Error, Result};
+use std::fmt;
+
+const LO: u128 = 0x5555_5555_5555_5555_5555_5555_5555_5555 & ((1u128 << 108) - 1);
+const HI: u128 = LO << 1;
+
+/// A multiset of cards, at most two copies of each of the 54 faces.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct CardSet(pub u128);
+
+impl CardSet {
+    /// The empty set.
+    pub const EMPTY: CardSet = CardSet(0);
+    /// Both decks: two of every face (108 cards).
+    pub const FULL_DECK: CardSet = CardSet(LO << 1);
+
+    /// Builds a set from cards; a third copy of a face is an error.
+    pub fn from_cards<I: IntoIterator<Item = Card>>(cards: I) -> Result<CardSet> {
+        let mut s = CardSet::EMPTY;
+        for c in cards {
+            s.try_add(c)?;
+        }
+        Ok(s)
+    }
+
+    /// Builds a set from a 54-long list of counts.
+    pub fn from_counts(counts: &[u8]) -> Result<CardSet> {
+        if counts.len() != NUM_FACES {
+            return Err(Error::InvalidCard(format!("expected 54 counts, got {}", counts.len())));
+        }
+        let mut bits = 0u128;
+        for (i, &n) in counts.iter().enumerate() {
+            if n > 2 {
+                return Err(Error::DuplicateCard(format!(
+                    "{} copies of {}: two decks hold at most 2",
+                    n,
+                    Card::from_index(i).unwrap()
+                )));
+            }
+            bits |= (n as u128) << (2 * i);
+        }
+        Ok(CardSet(bits))
+    }
+
+    /// Parses card text into a set.
+    pub fn parse(text: &str) -> Result<CardSet> {
+        CardSet::from_cards(crate::card::parse_card_list(text)?)
+    }
+
+    /// Count of one face (0..=2).
+    #[inline]
+    pub fn count(self, c: Card) -> u8 {
+        ((self.0 >> (2 * c.index())) & 3) as u8
+    }
+
+    /// Adds one card; errors on a third copy.
+    pub fn try_add(&mut self, c: Card) -> Result<()> {
+        if self.count(c) >= 2 {
+            return Err(Error::DuplicateCard(format!("a third {c}: two decks hold at most 2")));
+        }
+        self.0 += 1u128 << (2 * c.index());
+        Ok(())
+    }
+
+    /// Number of cards (with multiplicity).
+    #[inline]
+    pub fn len(self) -> u32 {
+        (self.0 & LO).count_ones() + 2 * (self.0 & HI).count_ones()
+    }
+
+    /// Whether the set is empty.
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether every card of `other` is in `self` (with multiplicity).
+    #[inline]
+    pub fn contains(self, other: CardSet) -> bool {
+        let (a, b) = (self.0, other.0);
+        let (ah, bh) = (a & HI, b & HI);
+        let (al, bl) = ((a & LO) << 1, (b & LO) << 1);
+        // a < b per 2-bit field: high bit smaller, or high bits equal and low bit smaller.
+        let lt = (!ah & bh) | (!(ah ^ bh) & HI & !al & bl);
+        lt == 0
+    }
+
+    /// `self` minus `other`; `other` must be contained in `self`.
+    #[inline]
+    pub fn minus(self, other: CardSet) -> CardSet {
+        debug_assert!(self.contains(other));
+        CardSet(self.0 - other.0)
+    }
+
+    /// The union with multiplicities added; `None` when a face would exceed 2.
+    #[inline]
+    pub fn plus(self, other: CardSet) -> Option<CardSet> {
+        let s = self.0.wrapping_add(other.0);
+        // Any field overflowing 3 or reaching 3 is invalid; 2+2 carries, so check via sum of counts too.
+        let ok = (s & LO) & ((s & HI) >> 1) == 0 && CardSet(s).len() == self.len() + other.len();
+        if ok && s >> 108 == 0 {
+            Some(CardSet(s))
+        } else {
+            None
+        }
+    }
+
+    /// The suit-count byte of natural rank `r` (four 2-bit counts, h s c d).
+    #[inline]
+    pub fn rank_byte(self, r: u8) -> u8 {
+        (self.0 >> (8 * r as u32)) as u8
+    }
+
+    /// Number of cards of natural rank `r` (0..=12) or of a joker rank (13, 14).
+    #[inline]
+    pub fn rank_count(self, r: u8) -> u8 {
+        match r {
+            13 => self.count(Card::from_index(BJ as usize).unwrap()),
+            14 => self.count(Card::from_index(RJ as usize).unwrap()),
+            _ => byte_count(self.rank_byte(r)),
+        }
+    }
+
+    /// The 54 counts in face-index order.
+    pub fn counts(self) -> [u8; NUM_FACES] {
+        let mut out = [0u8; NUM_FACES];
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = ((self.0 >> (2 * i)) & 3) as u8;
+        }
+        out
+    }
+
+    /// The cards in face-index order, with multiplicity.
+    pub fn cards(self) -> Vec<Card> {
+        let mut v = Vec::with_capacity(self.len() as usize);
+        let mut bits = self.0;
+        while bits != 0 {
+            let i = bits.trailing_zeros() / 2;
+            let n = (bits >> (2 * i)) & 3;
+            let c = Card::from_index(i as usize).unwrap();
+            for _ in 0..n {
+                v.push(c);
+            }
+            bits &= !(3u128 << (2 * i));
+        }
+        v
+    }
+
+    /// The set with one card of face `c`.
+    #[inline]
+    pub fn single(c: Card) -> CardSet {
+        CardSet(1u128 << (2 * c.index()))
+    }
+}
+
+/// Number of cards in a rank byte (sum of its four 2-bit counts).
+#[inline]
+pub fn byte_count(b: u8) -> u8 {
+    ((b & 0x55).count_ones() + 2 * (b & 0xAA).count_ones()) as u8
+}
+
+impl fmt::Display for CardSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for c in self.cards() {
+            if !first {
+                f.write_str(" ")?;
+            }
+            first = false;
+            write!(f, "{c}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for CardSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "CardSet({self})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn full_deck_has_108_cards() {
+        assert_eq!(CardSet::FULL_DECK.len(), 108);
+        assert!(CardSet::FULL_DECK.counts().iter().all(|&n| n == 2));
+    }
+
+    #[test]
+    fn containment_and_arithmetic() {
+        let a = CardSet::parse("5h 5h 5s 6d BJ").unwrap();
+        let b = CardSet::parse("5h 5s BJ").unwrap();
+        let c = CardSet::parse("5h 5h 5h").unwrap_err();
+        assert!(matches!(c, Error::DuplicateCard(_)));
+        assert!(a.contains(b));
+        assert!(!b.contains(a));
+        assert!(!a.contains(CardSet::parse("RJ").unwrap()));
+        assert!(!CardSet::parse("5s").unwrap().contains(CardSet::parse("5s 5s").unwrap()));
+        assert!(CardSet::parse("5s 5s").unwrap().contains(CardSet::parse("5s").unwrap()));
+        assert_eq!(a.minus(b), CardSet::parse("5h 6d").unwrap());
+        assert_eq!(a.plus(a), None);
+        assert_eq!(b.plus(b), Some(CardSet::parse("5h 5h 5s 5s BJ BJ").unwrap()));
+        assert_eq!(a.minus(b).plus(b), Some(a));
+        assert_eq!(a.len(), 5);
+        assert_eq!(a.rank_count(3), 3);
+        assert_eq!(a.rank_count(13), 1);
+        assert_eq!(a.to_string(), "5h 5h 5s 6d BJ");
+    }
+
+    #[test]
+    fn contains_is_fieldwise() {
+        // Exhaustive over single-field counts.
+        for x in 0..3u128 {
+            for y in 0..3u128 {
+                for f in [0usize, 17, 53] {
+                    let a = CardSet(x << (2 * f));
+                    let b = CardSet(y << (2 * f));
+                    assert_eq!(a.contains(b), x >= y, "{x} {y} {f}");
+                }
+            }
+        }
+    }
+}

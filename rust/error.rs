@@ -1,0 +1,48 @@
+//! The one error type of the core; the bindings map each variant to a Python exception.
+
+use std::fmt;
+
+/// Everything that can be wrong with input given to the core.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// Text that is not a card.
+    InvalidCard(String),
+    /// A third copy of a card (two decks: at most two of each face).
+    DuplicateCard(String),
+    /// A level that is not a rank 2..A.
+    InvalidLevel(String),
+    /// Cards or a declaration that do not form the combination claimed.
+    InvalidCombo(String),
+    /// Cards that are not in the hand they are played from.
+    CardsNotInHand(String),
+    /// A move the rules do not allow in this position.
+    IllegalMove(String),
+    /// An impossible rules option.
+    InvalidRules(String),
+    /// A position that cannot arise or be set up (bad hands, bad position string).
+    InvalidState(String),
+    /// Constraints on hidden cards that no deal satisfies.
+    Unsatisfiable(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let msg = match self {
+            Error::InvalidCard(m)
+            | Error::DuplicateCard(m)
+            | Error::InvalidLevel(m)
+            | Error::InvalidCombo(m)
+            | Error::CardsNotInHand(m)
+            | Error::IllegalMove(m)
+            | Error::InvalidRules(m)
+            | Error::InvalidState(m)
+            | Error::Unsatisfiable(m) => m,
+        };
+        f.write_str(msg)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Result with the core's error.
+pub type Result<T> = std::result::Result<T, Error>;

@@ -1,0 +1,22 @@
+//! guandan_fast: a rule-exact, fast Guandan (掼蛋) engine.
+//!
+//! The core is plain Rust; the Python bindings live in [`python`] behind the
+//! `python` feature.
+
+pub mod card;
+pub mod cardset;
+pub mod combo;
+pub mod deck;
+pub mod error;
+pub mod moves;
+pub mod rng;
+mod tables;
+
+pub use card::Card;
+pub use cardset::CardSet;
+pub use combo::{Combo, Kind};
+pub use error::{Error, Result};
+pub use moves::{classify, legal_moves, ComboRules, Mode, Move};
+
+#[cfg(feature = "python")]
+pub mod python;

@@ -1,0 +1,621 @@
+//! The Rust/Python boundary: every PyO3 class, function and exception.
+//!
+//! Everything here converts arguments, calls the core and converts results;
+//! no game logic lives here.
+
+use crate::card::{self, Card, NUM_FACES};
+use crate::cardset::CardSet;
+use crate::combo::{rank_value, Combo, Kind, KINDS, NO_SUIT};
+use crate::error::Error;
+use crate::moves::{self, ComboRules, Mode, Move};
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use std::cell::RefCell;
+
+pyo3::create_exception!(guandan_fast._core, GuandanError, PyValueError, "Base of every error the engine raises (a ValueError).");
+pyo3::create_exception!(guandan_fast._core, InvalidCardError, GuandanError, "Text or an index that is not a card.");
+pyo3::create_exception!(guandan_fast._core, DuplicateCardError, GuandanError, "A third copy of a card: two decks hold at most two of each face.");
+pyo3::create_exception!(guandan_fast._core, InvalidLevelError, GuandanError, "A level that is not a rank 2..A.");
+pyo3::create_exception!(guandan_fast._core, InvalidComboError, GuandanError, "Cards or a declaration that do not form the combination claimed.");
+pyo3::create_exception!(guandan_fast._core, CardsNotInHandError, GuandanError, "Cards that are not in the hand they are played from.");
+pyo3::create_exception!(guandan_fast._core, IllegalMoveError, GuandanError, "A move the rules do not allow in this position.");
+pyo3::create_exception!(guandan_fast._core, InvalidRulesError, GuandanError, "An impossible rules option.");
+pyo3::create_exception!(guandan_fast._core, InvalidStateError, GuandanError, "A position that cannot arise or be set up.");
+pyo3::create_exception!(guandan_fast._core, UnsatisfiableError, GuandanError, "Hidden-card constraints that no deal satisfies.");
+
+impl From<Error> for PyErr {
+    fn from(e: Error) -> PyErr {
+        let msg = e.to_string();
+        match e {
+            Error::InvalidCard(_) => InvalidCardError::new_err(msg),
+            Error::DuplicateCard(_) => DuplicateCardError::new_err(msg),
+            Error::InvalidLevel(_) => InvalidLevelError::new_err(msg),
+            Error::InvalidCombo(_) => InvalidComboError::new_err(msg),
+            Error::CardsNotInHand(_) => CardsNotInHandError::new_err(msg),
+            Error::IllegalMove(_) => IllegalMoveError::new_err(msg),
+            Error::InvalidRules(_) => InvalidRulesError::new_err(msg),
+            Error::InvalidState(_) => InvalidStateError::new_err(msg),
+            Error::Unsatisfiable(_) => UnsatisfiableError::new_err(msg),
+        }
+    }
+}
+
+// ---------------------------------------------------------------- arguments
+
+/// A level from rank text (`"T"`, `"10"`) or a face value 2..=14 (A = 14).
+pub(crate) fn level_arg(obj: &Bound<'_, PyAny>) -> PyResult<u8> {
+    if let Ok(s) = obj.extract::<String>() {
+        return Ok(card::parse_level(&s)?);
+    }
+    if obj.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(InvalidLevelError::new_err("level must be a rank such as '2', 'T' or 'A', or 2..14"));
+    }
+    if let Ok(v) = obj.extract::<i64>() {
+        if (2..=14).contains(&v) {
+            return Ok((v - 2) as u8);
+        }
+        return Err(InvalidLevelError::new_err(format!("level {v} is not in 2..14 (A = 14)")));
+    }
+    Err(InvalidLevelError::new_err(format!(
+        "level must be a rank such as '2', 'T' or 'A', or 2..14, not {}",
+        obj.get_type().name()?
+    )))
+}
+
+fn card_arg(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
+    if let Ok(c) = obj.extract::<PyRef<'_, PyCard>>() {
+        return Ok(c.0);
+    }
+    if let Ok(s) = obj.extract::<String>() {
+        return Ok(Card::parse(&s)?);
+    }
+    Err(InvalidCardError::new_err(format!("expected a Card or card text, not {}", obj.get_type().name()?)))
+}
+
+/// Cards from text, a Hand, a Combo, or an iterable of Cards / card text.
+pub(crate) fn cards_arg(obj: &Bound<'_, PyAny>) -> PyResult<CardSet> {
+    if let Ok(h) = obj.extract::<PyRef<'_, PyHand>>() {
+        return Ok(h.0);
+    }
+    if let Ok(c) = obj.extract::<PyRef<'_, PyCombo>>() {
+        return Ok(c.mv.cards);
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(CardSet::parse(&s.to_cow()?)?);
+    }
+    if let Ok(c) = obj.extract::<PyRef<'_, PyCard>>() {
+        return Ok(CardSet::single(c.0));
+    }
+    let iter = obj
+        .try_iter()
+        .map_err(|_| InvalidCardError::new_err(format!("expected cards (text, Hand or iterable of Card), not {}", obj.get_type().name().map(|n| n.to_string()).unwrap_or_default())))?;
+    let mut set = CardSet::EMPTY;
+    for item in iter {
+        set.try_add(card_arg(&item?)?)?;
+    }
+    Ok(set)
+}
+
+fn mode_arg(mode: &str) -> PyResult<Mode> {
+    match mode {
+        "cards" => Ok(Mode::Cards),
+        "pattern" => Ok(Mode::Pattern),
+        m => Err(PyValueError::new_err(format!("mode must be 'cards' or 'pattern', not {m:?}"))),
+    }
+}
+
+fn top_arg(obj: Option<&Bound<'_, PyAny>>, level: u8, rules: ComboRules) -> PyResult<Option<Combo>> {
+    let Some(obj) = obj else { return Ok(None) };
+    if obj.is_none() {
+        return Ok(None);
+    }
+    if let Ok(c) = obj.extract::<PyRef<'_, PyCombo>>() {
+        if c.level != level {
+            return Err(InvalidComboError::new_err(format!(
+                "top was declared at level {} but the moves are for level {}",
+                card::rank_text(c.level),
+                card::rank_text(level)
+            )));
+        }
+        return Ok(Some(c.mv.combo));
+    }
+    let cards = cards_arg(obj).map_err(|e| InvalidComboError::new_err(format!("top must be a Combo or cards: {e}")))?;
+    let found = moves::classify(cards, level, rules);
+    match found.len() {
+        1 => Ok(Some(found[0].combo)),
+        0 => Err(InvalidComboError::new_err(format!("top {cards} is not a combination at level {}", card::rank_text(level)))),
+        _ => Err(InvalidComboError::new_err(format!(
+            "top {cards} can be declared {} ways ({}); pass a Combo",
+            found.len(),
+            found.iter().map(|m| m.combo.to_string()).collect::<Vec<_>>().join(", ")
+        ))),
+    }
+}
+
+// ---------------------------------------------------------------- Card
+
+/// One card face; the two copies of a face in the two decks are equal.
+#[pyclass(module = "guandan_fast._core", name = "Card", frozen, eq, ord, hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PyCard(pub Card);
+
+#[pymethods]
+impl PyCard {
+    #[new]
+    fn new(text: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(PyCard(card_arg(text)?))
+    }
+
+    /// The card with face index `index` (0..54).
+    #[staticmethod]
+    fn from_index(index: i64) -> PyResult<Self> {
+        if index < 0 {
+            return Err(InvalidCardError::new_err(format!("card index {index} is not in 0..54")));
+        }
+        Ok(PyCard(Card::from_index(index as usize)?))
+    }
+
+    /// Face index in the documented 54-card order.
+    #[getter]
+    fn index(&self) -> usize {
+        self.0.index()
+    }
+
+    /// Rank text: `2`..`9`, `T`, `J`, `Q`, `K`, `A`, `BJ`, `RJ`.
+    #[getter]
+    fn rank(&self) -> &'static str {
+        card::rank_text(self.0.rank())
+    }
+
+    /// Suit letter `s`, `h`, `c`, `d`; None for a joker.
+    #[getter]
+    fn suit(&self) -> Option<&'static str> {
+        self.0.suit().map(|s| ["h", "s", "c", "d"][s as usize])
+    }
+
+    /// Whether the card is a wildcard (逢人配) at `level`.
+    fn is_wildcard(&self, level: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.0.is_wildcard(level_arg(level)?))
+    }
+
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Card('{}')", self.0)
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        Ok((slf.get_type().into_any(), (slf.get().0.to_string(),)))
+    }
+}
+
+/// Parses whitespace- or comma-separated card text into a list of Cards.
+#[pyfunction]
+fn parse_cards(text: &str) -> PyResult<Vec<PyCard>> {
+    Ok(card::parse_card_list(text)?.into_iter().map(PyCard).collect())
+}
+
+// ---------------------------------------------------------------- Hand
+
+/// An immutable multiset of cards, at most two of each face.
+#[pyclass(module = "guandan_fast._core", name = "Hand", frozen, eq, hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PyHand(pub CardSet);
+
+#[pymethods]
+impl PyHand {
+    #[new]
+    #[pyo3(signature = (cards = None))]
+    fn new(cards: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        Ok(PyHand(match cards {
+            None => CardSet::EMPTY,
+            Some(c) => cards_arg(c)?,
+        }))
+    }
+
+    /// A hand from 54 counts in face-index order (a list or a numpy array).
+    #[staticmethod]
+    fn from_counts(counts: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let v: Vec<i64> = if let Ok(a) = counts.extract::<PyReadonlyArray1<'_, u8>>() {
+            a.as_slice()?.iter().map(|&x| x as i64).collect()
+        } else {
+            counts.extract()?
+        };
+        if v.iter().any(|&x| x < 0) {
+            return Err(InvalidCardError::new_err("card counts cannot be negative"));
+        }
+        let v: Vec<u8> = v.iter().map(|&x| x.min(255) as u8).collect();
+        Ok(PyHand(CardSet::from_counts(&v)?))
+    }
+
+    fn __len__(&self) -> usize {
+        self.0.len() as usize
+    }
+
+    fn __contains__(&self, item: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.0.contains(cards_arg(item)?))
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let list = PyList::new(py, self.0.cards().into_iter().map(PyCard))?;
+        Ok(list.try_iter()?.into_any())
+    }
+
+    /// Copies of `card` in the hand (0, 1 or 2).
+    fn count(&self, card: &Bound<'_, PyAny>) -> PyResult<u8> {
+        Ok(self.0.count(card_arg(card)?))
+    }
+
+    /// The 54 counts in face-index order.
+    fn counts(&self) -> Vec<u8> {
+        self.0.counts().to_vec()
+    }
+
+    /// The 54 counts as a numpy uint8 array.
+    fn to_array<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u8>> {
+        self.0.counts().to_vec().into_pyarray(py)
+    }
+
+    /// The cards from weakest to strongest at `level` (§2 order; ties by face index).
+    fn sorted(&self, level: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
+        let l = level_arg(level)?;
+        let mut v = self.0.cards();
+        v.sort_by_key(|c| (rank_value(c.rank(), l), c.index()));
+        Ok(v.into_iter().map(PyCard).collect())
+    }
+
+    /// Number of wildcards (heart level cards) in the hand at `level`.
+    fn wildcards(&self, level: &Bound<'_, PyAny>) -> PyResult<u8> {
+        let l = level_arg(level)?;
+        Ok(self.0.count(Card::natural(l, card::HEARTS)))
+    }
+
+    fn __add__(&self, other: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let o = cards_arg(other)?;
+        self.0
+            .plus(o)
+            .map(PyHand)
+            .ok_or_else(|| DuplicateCardError::new_err(format!("{} + {}: more than two copies of a card", self.0, o)))
+    }
+
+    fn __sub__(&self, other: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let o = cards_arg(other)?;
+        if !self.0.contains(o) {
+            return Err(CardsNotInHandError::new_err(format!("{o} is not all in {}", self.0)));
+        }
+        Ok(PyHand(self.0.minus(o)))
+    }
+
+    fn __bool__(&self) -> bool {
+        !self.0.is_empty()
+    }
+
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Hand('{}')", self.0)
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        Ok((slf.get_type().into_any(), (slf.get().0.to_string(),)))
+    }
+}
+
+// ---------------------------------------------------------------- Combo
+
+/// A play: its cards and what they are declared as, at a level.
+#[pyclass(module = "guandan_fast._core", name = "Combo", frozen, eq, hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PyCombo {
+    pub mv: Move,
+    pub level: u8,
+}
+
+#[pymethods]
+impl PyCombo {
+    /// Declares `cards` as `kind` (and `rank`) at `level`; kind and rank may be
+    /// left out when the cards allow only one declaration.
+    #[new]
+    #[pyo3(signature = (cards, kind = None, rank = None, *, level, joker_pair_in_full_house = true))]
+    fn new(
+        cards: &Bound<'_, PyAny>,
+        kind: Option<&str>,
+        rank: Option<&str>,
+        level: &Bound<'_, PyAny>,
+        joker_pair_in_full_house: bool,
+    ) -> PyResult<Self> {
+        let l = level_arg(level)?;
+        let set = cards_arg(cards)?;
+        let kind = match kind {
+            None => None,
+            Some(k) => Some(Kind::from_name(k).ok_or_else(|| {
+                InvalidComboError::new_err(format!("unknown kind {k:?}; kinds: {}", KINDS.map(|k| k.name()).join(", ")))
+            })?),
+        };
+        let rank = match rank {
+            None => None,
+            Some(r) => Some(card::any_rank_code(r).ok_or_else(|| InvalidComboError::new_err(format!("{r:?} is not a rank")))?),
+        };
+        let all = moves::classify(set, l, ComboRules { joker_pair_in_full_house });
+        let found: Vec<&Move> = all
+            .iter()
+            .filter(|m| kind.is_none_or(|k| m.combo.kind == k) && rank.is_none_or(|r| m.combo.rank == r))
+            .collect();
+        match found.len() {
+            1 => Ok(PyCombo { mv: *found[0], level: l }),
+            0 => Err(InvalidComboError::new_err(format!(
+                "{set} cannot be declared {}{} at level {} (it can be: {})",
+                kind.map_or("a combination", |k| k.name()),
+                rank.map_or(String::new(), |r| format!(" of rank {}", card::rank_text(r))),
+                card::rank_text(l),
+                if all.is_empty() { "nothing".to_string() } else { all.iter().map(|m| m.combo.to_string()).collect::<Vec<_>>().join(", ") }
+            ))),
+            _ => Err(InvalidComboError::new_err(format!(
+                "{set} can be declared several ways at level {} ({}); give kind and rank",
+                card::rank_text(l),
+                found.iter().map(|m| m.combo.to_string()).collect::<Vec<_>>().join(", ")
+            ))),
+        }
+    }
+
+    /// Kind name: Single, Pair, Triple, FullHouse, Straight, Tube, Plate, Bomb, StraightFlush, JokerBomb.
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.mv.combo.kind.name()
+    }
+
+    /// Kind code 0..9 in the order of `KINDS`.
+    #[getter]
+    fn kind_code(&self) -> u8 {
+        self.mv.combo.kind as u8
+    }
+
+    /// Rank text (see the docs: lowest rank as played for runs, `A` for A-low).
+    #[getter]
+    fn rank(&self) -> &'static str {
+        card::rank_text(self.mv.combo.rank)
+    }
+
+    /// Rank code 0..14 (2..A, BJ, RJ).
+    #[getter]
+    fn rank_code(&self) -> u8 {
+        self.mv.combo.rank
+    }
+
+    /// Number of cards.
+    #[getter]
+    fn size(&self) -> u8 {
+        self.mv.combo.size
+    }
+
+    /// The flush suit of a StraightFlush, else None.
+    #[getter]
+    fn suit(&self) -> Option<&'static str> {
+        (self.mv.combo.suit != NO_SUIT).then(|| ["h", "s", "c", "d"][self.mv.combo.suit as usize])
+    }
+
+    /// The level the play was declared at.
+    #[getter]
+    fn level(&self) -> &'static str {
+        card::rank_text(self.level)
+    }
+
+    /// The cards played.
+    #[getter]
+    fn cards(&self) -> PyHand {
+        PyHand(self.mv.cards)
+    }
+
+    /// The card each wildcard stands for (hearts where suits do not matter).
+    #[getter]
+    fn wildcards<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, moves::wildcard_meaning(&self.mv, self.level).into_iter().map(PyCard))
+    }
+
+    /// Number of wildcards used.
+    #[getter]
+    fn wildcard_count(&self) -> u8 {
+        self.mv.wild
+    }
+
+    /// Bomb, StraightFlush or JokerBomb.
+    #[getter]
+    fn is_bomb(&self) -> bool {
+        self.mv.combo.kind.is_bomb()
+    }
+
+    /// Whether this play beats `other` (§4); equal never beats.
+    fn beats(&self, other: PyRef<'_, PyCombo>) -> PyResult<bool> {
+        if other.level != self.level {
+            return Err(InvalidComboError::new_err("cannot compare plays declared at different levels"));
+        }
+        Ok(self.mv.combo.beats(other.mv.combo, self.level))
+    }
+
+    fn __len__(&self) -> usize {
+        self.mv.combo.size as usize
+    }
+
+    fn __str__(&self) -> String {
+        format!("{} {}", self.mv.combo, self.mv.cards)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Combo('{}', '{}', '{}', level='{}')",
+            self.mv.cards,
+            self.mv.combo.kind.name(),
+            card::rank_text(self.mv.combo.rank),
+            card::rank_text(self.level)
+        )
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>, Bound<'py, PyDict>)> {
+        let c = slf.get();
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("level", card::rank_text(c.level))?;
+        let cls = slf.get_type().into_any();
+        let args = PyTuple::new(py, [c.mv.cards.to_string(), c.mv.combo.kind.name().to_string(), card::rank_text(c.mv.combo.rank).to_string()])?;
+        // functools.partial keeps keyword arguments through pickle.
+        let partial = py.import("functools")?.getattr("partial")?;
+        let f = partial.call((cls,), Some(&kwargs))?;
+        Ok((f, args, PyDict::new(py)))
+    }
+}
+
+// ---------------------------------------------------------------- functions
+
+/// Every declaration the whole of `cards` can be played as at `level`.
+#[pyfunction]
+#[pyo3(signature = (cards, level, *, joker_pair_in_full_house = true))]
+fn classify(cards: &Bound<'_, PyAny>, level: &Bound<'_, PyAny>, joker_pair_in_full_house: bool) -> PyResult<Vec<PyCombo>> {
+    let l = level_arg(level)?;
+    let set = cards_arg(cards)?;
+    Ok(moves::classify(set, l, ComboRules { joker_pair_in_full_house })
+        .into_iter()
+        .map(|mv| PyCombo { mv, level: l })
+        .collect())
+}
+
+thread_local! {
+    static BUF: RefCell<Vec<Move>> = const { RefCell::new(Vec::new()) };
+}
+
+fn with_moves<R>(
+    hand: &Bound<'_, PyAny>,
+    level: &Bound<'_, PyAny>,
+    top: Option<&Bound<'_, PyAny>>,
+    mode: &str,
+    joker_pair_in_full_house: bool,
+    f: impl FnOnce(&[Move], u8) -> PyResult<R>,
+) -> PyResult<R> {
+    let l = level_arg(level)?;
+    let set = cards_arg(hand)?;
+    let mode = mode_arg(mode)?;
+    let rules = ComboRules { joker_pair_in_full_house };
+    let top = top_arg(top, l, rules)?;
+    BUF.with(|b| {
+        let mut buf = b.take();
+        buf.clear();
+        moves::generate(set, l, top, mode, rules, &mut buf);
+        let r = f(&buf, l);
+        b.replace(buf);
+        r
+    })
+}
+
+/// Every legal play from `hand` at `level` against `top` (None: leading).
+#[pyfunction]
+#[pyo3(signature = (hand, level, top = None, *, mode = "cards", joker_pair_in_full_house = true))]
+fn legal_moves(
+    hand: &Bound<'_, PyAny>,
+    level: &Bound<'_, PyAny>,
+    top: Option<&Bound<'_, PyAny>>,
+    mode: &str,
+    joker_pair_in_full_house: bool,
+) -> PyResult<Vec<PyCombo>> {
+    with_moves(hand, level, top, mode, joker_pair_in_full_house, |ms, l| {
+        Ok(ms.iter().map(|&mv| PyCombo { mv, level: l }).collect())
+    })
+}
+
+/// Writes the 54 counts of `cards` into `row`.
+#[inline]
+pub(crate) fn fill_counts(row: &mut [u8], cards: CardSet) {
+    let mut bits = cards.0;
+    while bits != 0 {
+        let i = (bits.trailing_zeros() / 2) as usize;
+        row[i] = ((bits >> (2 * i)) & 3) as u8;
+        bits &= !(3u128 << (2 * i));
+    }
+}
+
+pub(crate) fn moves_to_dict<'py>(py: Python<'py>, ms: &[Move]) -> PyResult<Bound<'py, PyDict>> {
+    let n = ms.len();
+    let mut cards = vec![0u8; n * NUM_FACES];
+    let mut kind = Vec::with_capacity(n);
+    let mut rank = Vec::with_capacity(n);
+    let mut size = Vec::with_capacity(n);
+    let mut wild = Vec::with_capacity(n);
+    for (row, m) in cards.chunks_exact_mut(NUM_FACES).zip(ms) {
+        fill_counts(row, m.cards);
+        kind.push(m.combo.kind as u8);
+        rank.push(m.combo.rank);
+        size.push(m.combo.size);
+        wild.push(m.wild);
+    }
+    let d = PyDict::new(py);
+    let cards = Array2::from_shape_vec((n, NUM_FACES), cards).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    d.set_item("cards", cards.into_pyarray(py))?;
+    d.set_item("kind", kind.into_pyarray(py))?;
+    d.set_item("rank", rank.into_pyarray(py))?;
+    d.set_item("size", size.into_pyarray(py))?;
+    d.set_item("wildcards", wild.into_pyarray(py))?;
+    Ok(d)
+}
+
+/// The legal plays as numpy arrays (no Python object per move).
+#[pyfunction]
+#[pyo3(signature = (hand, level, top = None, *, mode = "cards", joker_pair_in_full_house = true))]
+fn legal_moves_array<'py>(
+    py: Python<'py>,
+    hand: &Bound<'py, PyAny>,
+    level: &Bound<'py, PyAny>,
+    top: Option<&Bound<'py, PyAny>>,
+    mode: &str,
+    joker_pair_in_full_house: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    with_moves(hand, level, top, mode, joker_pair_in_full_house, |ms, _| moves_to_dict(py, ms))
+}
+
+/// Number of legal plays (no objects built).
+#[pyfunction]
+#[pyo3(signature = (hand, level, top = None, *, mode = "cards", joker_pair_in_full_house = true))]
+fn count_moves(
+    hand: &Bound<'_, PyAny>,
+    level: &Bound<'_, PyAny>,
+    top: Option<&Bound<'_, PyAny>>,
+    mode: &str,
+    joker_pair_in_full_house: bool,
+) -> PyResult<usize> {
+    with_moves(hand, level, top, mode, joker_pair_in_full_house, |ms, _| Ok(ms.len()))
+}
+
+/// The four 27-card hands of a seeded shuffle (stable across versions).
+#[pyfunction]
+fn deal(seed: u64) -> Vec<PyHand> {
+    crate::deck::deal(&mut crate::rng::Rng::new(seed)).into_iter().map(PyHand).collect()
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_class::<PyCard>()?;
+    m.add_class::<PyHand>()?;
+    m.add_class::<PyCombo>()?;
+    m.add_function(wrap_pyfunction!(parse_cards, m)?)?;
+    m.add_function(wrap_pyfunction!(classify, m)?)?;
+    m.add_function(wrap_pyfunction!(legal_moves, m)?)?;
+    m.add_function(wrap_pyfunction!(legal_moves_array, m)?)?;
+    m.add_function(wrap_pyfunction!(count_moves, m)?)?;
+    m.add_function(wrap_pyfunction!(deal, m)?)?;
+    m.add("KINDS", PyTuple::new(py, KINDS.map(|k| k.name()))?)?;
+    m.add("GuandanError", py.get_type::<GuandanError>())?;
+    m.add("InvalidCardError", py.get_type::<InvalidCardError>())?;
+    m.add("DuplicateCardError", py.get_type::<DuplicateCardError>())?;
+    m.add("InvalidLevelError", py.get_type::<InvalidLevelError>())?;
+    m.add("InvalidComboError", py.get_type::<InvalidComboError>())?;
+    m.add("CardsNotInHandError", py.get_type::<CardsNotInHandError>())?;
+    m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
+    m.add("InvalidRulesError", py.get_type::<InvalidRulesError>())?;
+    m.add("InvalidStateError", py.get_type::<InvalidStateError>())?;
+    m.add("UnsatisfiableError", py.get_type::<UnsatisfiableError>())?;
+    Ok(())
+}
