@@ -8,8 +8,17 @@ pub mod cardset;
 pub mod combo;
 pub mod deck;
 pub mod error;
+pub mod game;
+pub mod levels;
 pub mod moves;
+pub mod observe;
+pub mod policy;
+pub mod position;
 pub mod rng;
+pub mod rules;
+pub mod simulate;
+pub mod trick;
+pub mod tribute;
 mod tables;
 
 pub use card::Card;

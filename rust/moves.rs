@@ -33,7 +33,7 @@ pub enum Mode {
 }
 
 /// Rule options that change which combinations exist.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct ComboRules {
     /// A joker pair may be the pair of a full house (default on).
     pub joker_pair_in_full_house: bool,

@@ -37,6 +37,16 @@ impl Rng {
         Rng { s }
     }
 
+    /// The generator's state (for saving a position).
+    pub fn state(&self) -> [u64; 4] {
+        self.s
+    }
+
+    /// A generator restored from `state` (not all zero).
+    pub fn from_state(s: [u64; 4]) -> Option<Rng> {
+        (s != [0; 4]).then_some(Rng { s })
+    }
+
     /// Next 64 random bits.
     #[inline]
     pub fn next_u64(&mut self) -> u64 {

@@ -6,10 +6,12 @@ public front. See docs/api.md for the whole API and docs/rules.md for the rules.
 
 from guandan_fast._core import (
     KINDS,
+    PASS,
     Card,
     CardsNotInHandError,
     Combo,
     DuplicateCardError,
+    Game,
     GuandanError,
     Hand,
     IllegalMoveError,
@@ -18,6 +20,11 @@ from guandan_fast._core import (
     InvalidLevelError,
     InvalidRulesError,
     InvalidStateError,
+    Observation,
+    Pass,
+    Return,
+    Rules,
+    Tribute,
     UnsatisfiableError,
     classify,
     count_moves,
@@ -25,6 +32,10 @@ from guandan_fast._core import (
     legal_moves,
     legal_moves_array,
     parse_cards,
+    return_options,
+    settle_deal,
+    simulate,
+    tribute_plan,
 )
 
 #: A move is a Combo: the cards played together with what they are declared as.
@@ -34,10 +45,12 @@ __version__ = "0.1.0"
 
 __all__ = [
     "KINDS",
+    "PASS",
     "Card",
     "CardsNotInHandError",
     "Combo",
     "DuplicateCardError",
+    "Game",
     "GuandanError",
     "Hand",
     "IllegalMoveError",
@@ -47,6 +60,11 @@ __all__ = [
     "InvalidRulesError",
     "InvalidStateError",
     "Move",
+    "Observation",
+    "Pass",
+    "Return",
+    "Rules",
+    "Tribute",
     "UnsatisfiableError",
     "classify",
     "count_moves",
@@ -54,4 +72,8 @@ __all__ = [
     "legal_moves",
     "legal_moves_array",
     "parse_cards",
+    "return_options",
+    "settle_deal",
+    "simulate",
+    "tribute_plan",
 ]

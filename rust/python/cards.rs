@@ -1,139 +1,16 @@
-//! The Rust/Python boundary: every PyO3 class, function and exception.
-//!
-//! Everything here converts arguments, calls the core and converts results;
-//! no game logic lives here.
+//! Python classes and functions of cards, hands, combinations and legal moves.
 
+use super::*;
 use crate::card::{self, Card, NUM_FACES};
 use crate::cardset::CardSet;
-use crate::combo::{rank_value, Combo, Kind, KINDS, NO_SUIT};
-use crate::error::Error;
-use crate::moves::{self, ComboRules, Mode, Move};
+use crate::combo::{rank_value, Kind, KINDS, NO_SUIT};
+use crate::moves::{self, ComboRules, Move};
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyTuple};
 use std::cell::RefCell;
-
-pyo3::create_exception!(guandan_fast._core, GuandanError, PyValueError, "Base of every error the engine raises (a ValueError).");
-pyo3::create_exception!(guandan_fast._core, InvalidCardError, GuandanError, "Text or an index that is not a card.");
-pyo3::create_exception!(guandan_fast._core, DuplicateCardError, GuandanError, "A third copy of a card: two decks hold at most two of each face.");
-pyo3::create_exception!(guandan_fast._core, InvalidLevelError, GuandanError, "A level that is not a rank 2..A.");
-pyo3::create_exception!(guandan_fast._core, InvalidComboError, GuandanError, "Cards or a declaration that do not form the combination claimed.");
-pyo3::create_exception!(guandan_fast._core, CardsNotInHandError, GuandanError, "Cards that are not in the hand they are played from.");
-pyo3::create_exception!(guandan_fast._core, IllegalMoveError, GuandanError, "A move the rules do not allow in this position.");
-pyo3::create_exception!(guandan_fast._core, InvalidRulesError, GuandanError, "An impossible rules option.");
-pyo3::create_exception!(guandan_fast._core, InvalidStateError, GuandanError, "A position that cannot arise or be set up.");
-pyo3::create_exception!(guandan_fast._core, UnsatisfiableError, GuandanError, "Hidden-card constraints that no deal satisfies.");
-
-impl From<Error> for PyErr {
-    fn from(e: Error) -> PyErr {
-        let msg = e.to_string();
-        match e {
-            Error::InvalidCard(_) => InvalidCardError::new_err(msg),
-            Error::DuplicateCard(_) => DuplicateCardError::new_err(msg),
-            Error::InvalidLevel(_) => InvalidLevelError::new_err(msg),
-            Error::InvalidCombo(_) => InvalidComboError::new_err(msg),
-            Error::CardsNotInHand(_) => CardsNotInHandError::new_err(msg),
-            Error::IllegalMove(_) => IllegalMoveError::new_err(msg),
-            Error::InvalidRules(_) => InvalidRulesError::new_err(msg),
-            Error::InvalidState(_) => InvalidStateError::new_err(msg),
-            Error::Unsatisfiable(_) => UnsatisfiableError::new_err(msg),
-        }
-    }
-}
-
-// ---------------------------------------------------------------- arguments
-
-/// A level from rank text (`"T"`, `"10"`) or a face value 2..=14 (A = 14).
-pub(crate) fn level_arg(obj: &Bound<'_, PyAny>) -> PyResult<u8> {
-    if let Ok(s) = obj.extract::<String>() {
-        return Ok(card::parse_level(&s)?);
-    }
-    if obj.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(InvalidLevelError::new_err("level must be a rank such as '2', 'T' or 'A', or 2..14"));
-    }
-    if let Ok(v) = obj.extract::<i64>() {
-        if (2..=14).contains(&v) {
-            return Ok((v - 2) as u8);
-        }
-        return Err(InvalidLevelError::new_err(format!("level {v} is not in 2..14 (A = 14)")));
-    }
-    Err(InvalidLevelError::new_err(format!(
-        "level must be a rank such as '2', 'T' or 'A', or 2..14, not {}",
-        obj.get_type().name()?
-    )))
-}
-
-fn card_arg(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
-    if let Ok(c) = obj.extract::<PyRef<'_, PyCard>>() {
-        return Ok(c.0);
-    }
-    if let Ok(s) = obj.extract::<String>() {
-        return Ok(Card::parse(&s)?);
-    }
-    Err(InvalidCardError::new_err(format!("expected a Card or card text, not {}", obj.get_type().name()?)))
-}
-
-/// Cards from text, a Hand, a Combo, or an iterable of Cards / card text.
-pub(crate) fn cards_arg(obj: &Bound<'_, PyAny>) -> PyResult<CardSet> {
-    if let Ok(h) = obj.extract::<PyRef<'_, PyHand>>() {
-        return Ok(h.0);
-    }
-    if let Ok(c) = obj.extract::<PyRef<'_, PyCombo>>() {
-        return Ok(c.mv.cards);
-    }
-    if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(CardSet::parse(&s.to_cow()?)?);
-    }
-    if let Ok(c) = obj.extract::<PyRef<'_, PyCard>>() {
-        return Ok(CardSet::single(c.0));
-    }
-    let iter = obj
-        .try_iter()
-        .map_err(|_| InvalidCardError::new_err(format!("expected cards (text, Hand or iterable of Card), not {}", obj.get_type().name().map(|n| n.to_string()).unwrap_or_default())))?;
-    let mut set = CardSet::EMPTY;
-    for item in iter {
-        set.try_add(card_arg(&item?)?)?;
-    }
-    Ok(set)
-}
-
-fn mode_arg(mode: &str) -> PyResult<Mode> {
-    match mode {
-        "cards" => Ok(Mode::Cards),
-        "pattern" => Ok(Mode::Pattern),
-        m => Err(PyValueError::new_err(format!("mode must be 'cards' or 'pattern', not {m:?}"))),
-    }
-}
-
-fn top_arg(obj: Option<&Bound<'_, PyAny>>, level: u8, rules: ComboRules) -> PyResult<Option<Combo>> {
-    let Some(obj) = obj else { return Ok(None) };
-    if obj.is_none() {
-        return Ok(None);
-    }
-    if let Ok(c) = obj.extract::<PyRef<'_, PyCombo>>() {
-        if c.level != level {
-            return Err(InvalidComboError::new_err(format!(
-                "top was declared at level {} but the moves are for level {}",
-                card::rank_text(c.level),
-                card::rank_text(level)
-            )));
-        }
-        return Ok(Some(c.mv.combo));
-    }
-    let cards = cards_arg(obj).map_err(|e| InvalidComboError::new_err(format!("top must be a Combo or cards: {e}")))?;
-    let found = moves::classify(cards, level, rules);
-    match found.len() {
-        1 => Ok(Some(found[0].combo)),
-        0 => Err(InvalidComboError::new_err(format!("top {cards} is not a combination at level {}", card::rank_text(level)))),
-        _ => Err(InvalidComboError::new_err(format!(
-            "top {cards} can be declared {} ways ({}); pass a Combo",
-            found.len(),
-            found.iter().map(|m| m.combo.to_string()).collect::<Vec<_>>().join(", ")
-        ))),
-    }
-}
 
 // ---------------------------------------------------------------- Card
 
@@ -196,7 +73,7 @@ impl PyCard {
 
 /// Parses whitespace- or comma-separated card text into a list of Cards.
 #[pyfunction]
-fn parse_cards(text: &str) -> PyResult<Vec<PyCard>> {
+pub(crate) fn parse_cards(text: &str) -> PyResult<Vec<PyCard>> {
     Ok(card::parse_card_list(text)?.into_iter().map(PyCard).collect())
 }
 
@@ -252,8 +129,8 @@ impl PyHand {
     }
 
     /// The 54 counts in face-index order.
-    fn counts(&self) -> Vec<u8> {
-        self.0.counts().to_vec()
+    fn counts(&self) -> Vec<u32> {
+        self.0.counts().iter().map(|&c| c as u32).collect()
     }
 
     /// The 54 counts as a numpy uint8 array.
@@ -475,7 +352,7 @@ impl PyCombo {
 /// Every declaration the whole of `cards` can be played as at `level`.
 #[pyfunction]
 #[pyo3(signature = (cards, level, *, joker_pair_in_full_house = true))]
-fn classify(cards: &Bound<'_, PyAny>, level: &Bound<'_, PyAny>, joker_pair_in_full_house: bool) -> PyResult<Vec<PyCombo>> {
+pub(crate) fn classify(cards: &Bound<'_, PyAny>, level: &Bound<'_, PyAny>, joker_pair_in_full_house: bool) -> PyResult<Vec<PyCombo>> {
     let l = level_arg(level)?;
     let set = cards_arg(cards)?;
     Ok(moves::classify(set, l, ComboRules { joker_pair_in_full_house })
@@ -514,7 +391,7 @@ fn with_moves<R>(
 /// Every legal play from `hand` at `level` against `top` (None: leading).
 #[pyfunction]
 #[pyo3(signature = (hand, level, top = None, *, mode = "cards", joker_pair_in_full_house = true))]
-fn legal_moves(
+pub(crate) fn legal_moves(
     hand: &Bound<'_, PyAny>,
     level: &Bound<'_, PyAny>,
     top: Option<&Bound<'_, PyAny>>,
@@ -564,7 +441,7 @@ pub(crate) fn moves_to_dict<'py>(py: Python<'py>, ms: &[Move]) -> PyResult<Bound
 /// The legal plays as numpy arrays (no Python object per move).
 #[pyfunction]
 #[pyo3(signature = (hand, level, top = None, *, mode = "cards", joker_pair_in_full_house = true))]
-fn legal_moves_array<'py>(
+pub(crate) fn legal_moves_array<'py>(
     py: Python<'py>,
     hand: &Bound<'py, PyAny>,
     level: &Bound<'py, PyAny>,
@@ -578,7 +455,7 @@ fn legal_moves_array<'py>(
 /// Number of legal plays (no objects built).
 #[pyfunction]
 #[pyo3(signature = (hand, level, top = None, *, mode = "cards", joker_pair_in_full_house = true))]
-fn count_moves(
+pub(crate) fn count_moves(
     hand: &Bound<'_, PyAny>,
     level: &Bound<'_, PyAny>,
     top: Option<&Bound<'_, PyAny>>,
@@ -590,32 +467,6 @@ fn count_moves(
 
 /// The four 27-card hands of a seeded shuffle (stable across versions).
 #[pyfunction]
-fn deal(seed: u64) -> Vec<PyHand> {
+pub(crate) fn deal(seed: u64) -> Vec<PyHand> {
     crate::deck::deal(&mut crate::rng::Rng::new(seed)).into_iter().map(PyHand).collect()
-}
-
-#[pymodule]
-fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    let py = m.py();
-    m.add_class::<PyCard>()?;
-    m.add_class::<PyHand>()?;
-    m.add_class::<PyCombo>()?;
-    m.add_function(wrap_pyfunction!(parse_cards, m)?)?;
-    m.add_function(wrap_pyfunction!(classify, m)?)?;
-    m.add_function(wrap_pyfunction!(legal_moves, m)?)?;
-    m.add_function(wrap_pyfunction!(legal_moves_array, m)?)?;
-    m.add_function(wrap_pyfunction!(count_moves, m)?)?;
-    m.add_function(wrap_pyfunction!(deal, m)?)?;
-    m.add("KINDS", PyTuple::new(py, KINDS.map(|k| k.name()))?)?;
-    m.add("GuandanError", py.get_type::<GuandanError>())?;
-    m.add("InvalidCardError", py.get_type::<InvalidCardError>())?;
-    m.add("DuplicateCardError", py.get_type::<DuplicateCardError>())?;
-    m.add("InvalidLevelError", py.get_type::<InvalidLevelError>())?;
-    m.add("InvalidComboError", py.get_type::<InvalidComboError>())?;
-    m.add("CardsNotInHandError", py.get_type::<CardsNotInHandError>())?;
-    m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
-    m.add("InvalidRulesError", py.get_type::<InvalidRulesError>())?;
-    m.add("InvalidStateError", py.get_type::<InvalidStateError>())?;
-    m.add("UnsatisfiableError", py.get_type::<UnsatisfiableError>())?;
-    Ok(())
 }

@@ -1,0 +1,202 @@
+//! Whole deals and games played by built-in policies, in parallel batches.
+//!
+//! Item `i` of a batch is seeded with `derive_seed(seed, i)` and written to
+//! slot `i`, so a batch gives the same result for any thread count.
+
+use crate::cardset::CardSet;
+use crate::deck;
+use crate::error::{Error, Result};
+use crate::game::{Action, Game, Phase};
+use crate::moves::{Mode, Move};
+use crate::policy::Policy;
+use crate::rng::{derive_seed, Rng};
+use crate::rules::Rules;
+use crate::trick::PlayState;
+use rayon::prelude::*;
+
+/// Result of one simulated deal.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct DealOutcome {
+    pub finish: [u8; 4],
+    /// Team of f1.
+    pub winner: u8,
+    /// Levels the winner gains (uncapped, from the upgrade table).
+    pub gain: u8,
+    /// Plays and passes made.
+    pub actions: u32,
+}
+
+/// Result of one simulated game.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct GameOutcome {
+    pub winner: u8,
+    pub deals: u32,
+    pub actions: u32,
+    pub levels: [u8; 2],
+}
+
+/// Plays a deal from `state` to its end with `policies[seat]`; returns the
+/// number of actions taken.
+pub fn playout(state: &mut PlayState, policies: &[Policy; 4], mode: Mode, rng: &mut Rng, buf: &mut Vec<Move>) -> u32 {
+    let mut n = 0;
+    while !state.over {
+        let seat = state.current as usize;
+        buf.clear();
+        state.moves(mode, buf);
+        match policies[seat].choose(state, buf, rng) {
+            Some(i) => state.play_unchecked(buf[i]),
+            None => state.pass_unchecked(),
+        }
+        n += 1;
+    }
+    n
+}
+
+/// Gain of the winner of a finished deal under `rules` (before the cap at A).
+pub fn deal_gain(finish: [u8; 4], rules: &Rules) -> (u8, u8) {
+    let w = finish[0] % 2;
+    let place = finish.iter().position(|&s| s == (finish[0] + 2) % 4).unwrap();
+    (w, rules.upgrade[place - 1])
+}
+
+/// One fresh first deal (random leader, no tribute) played out.
+pub fn simulate_deal(rules: &Rules, policies: &[Policy; 4], mode: Mode, seed: u64, buf: &mut Vec<Move>) -> DealOutcome {
+    let mut rng = Rng::new(seed);
+    let hands: [CardSet; 4] = deck::deal(&mut rng);
+    let leader = (rng.below(108) / 27) as u8;
+    let mut st = PlayState::new(hands, 0, leader, rules.combo_rules());
+    let actions = playout(&mut st, policies, mode, &mut rng, buf);
+    let (winner, gain) = deal_gain(st.finish, rules);
+    DealOutcome { finish: st.finish, winner, gain, actions }
+}
+
+/// One whole game (tribute, levels, A rules) played out; `max_deals` caps runaway games.
+pub fn simulate_game(rules: &Rules, policies: &[Policy; 4], mode: Mode, seed: u64, buf: &mut Vec<Move>) -> Result<GameOutcome> {
+    let mut rng = Rng::new(derive_seed(seed, u64::MAX));
+    let mut g = Game::new(Rules { best_of: 1, ..*rules }, seed)?;
+    let mut acts = Vec::new();
+    let mut actions = 0u32;
+    loop {
+        match g.phase {
+            Phase::DealOver => g.next_deal(None, None)?,
+            Phase::GameOver | Phase::MatchOver => break,
+            Phase::Play => {
+                actions += playout(&mut g.play, policies, mode, &mut rng, buf);
+                g.finish_play_externally();
+            }
+            Phase::Tribute | Phase::Return => {
+                g.legal_actions_into(mode, buf, &mut acts);
+                let a: Action = acts[rng.below(acts.len() as u32) as usize];
+                g.apply(a)?;
+            }
+        }
+        if g.deal_number > 100_000 {
+            return Err(Error::InvalidState("game did not end within 100,000 deals".into()));
+        }
+    }
+    Ok(GameOutcome { winner: g.game_winners[0], deals: g.deal_number, actions, levels: g.lv.levels })
+}
+
+fn pool(threads: usize) -> Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Error::InvalidState(format!("cannot start {threads} threads: {e}")))
+}
+
+/// Number of threads to use for `threads` (0: all cores).
+pub fn thread_count(threads: usize) -> usize {
+    if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    }
+}
+
+/// Runs `f(i, seed_i, buf)` for `i in 0..n` on `threads` threads, in slot order.
+pub fn batch<T: Send + Default + Clone, F>(n: usize, seed: u64, threads: usize, f: F) -> Result<Vec<T>>
+where
+    F: Fn(usize, u64, &mut Vec<Move>) -> T + Sync,
+{
+    let mut out = vec![T::default(); n];
+    let p = pool(thread_count(threads))?;
+    p.install(|| {
+        out.par_iter_mut().enumerate().for_each_init(Vec::new, |buf, (i, slot)| {
+            *slot = f(i, derive_seed(seed, i as u64), buf);
+        });
+    });
+    Ok(out)
+}
+
+/// `n` fresh deals played by `policies`.
+pub fn simulate_deals(n: usize, seed: u64, threads: usize, rules: &Rules, policies: &[Policy; 4], mode: Mode) -> Result<Vec<DealOutcome>> {
+    rules.validate()?;
+    batch(n, seed, threads, |_, s, buf| simulate_deal(rules, policies, mode, s, buf))
+}
+
+/// `n` whole games played by `policies`.
+pub fn simulate_games(n: usize, seed: u64, threads: usize, rules: &Rules, policies: &[Policy; 4], mode: Mode) -> Result<Vec<GameOutcome>> {
+    rules.validate()?;
+    let res: Vec<Result<GameOutcome>> = batch(n, seed, threads, |_, s, buf| Some(simulate_game(rules, policies, mode, s, buf)))
+        .map(|v: Vec<Option<Result<GameOutcome>>>| v.into_iter().map(|x| x.unwrap()).collect())?;
+    res.into_iter().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plays checked random games through `Game::apply`, checking invariants after every action.
+    fn checked_game(seed: u64, rules: Rules) -> (Game, Vec<Action>) {
+        let mut g = Game::new(rules, seed).unwrap();
+        let mut rng = Rng::new(seed ^ 99);
+        let mut all = Vec::new();
+        let mut acts = Vec::new();
+        let mut buf = Vec::new();
+        while g.phase != Phase::MatchOver {
+            if matches!(g.phase, Phase::DealOver | Phase::GameOver) {
+                g.next_deal(None, None).unwrap();
+                continue;
+            }
+            g.legal_actions_into(Mode::Pattern, &mut buf, &mut acts);
+            assert!(!acts.is_empty());
+            let a = acts[rng.below(acts.len() as u32) as usize];
+            g.apply(a).unwrap();
+            all.push(a);
+            let total = g.play.hands.iter().fold(CardSet::EMPTY, |acc, h| acc.plus(*h).unwrap());
+            let played: u32 = g.history.iter().map(|(_, a)| if let Action::Play(m) = a { m.cards.len() } else { 0 }).sum();
+            if g.phase == Phase::Play {
+                assert_eq!(total.len() + played, 108);
+            }
+            assert!(g.lv.levels.iter().all(|&l| l <= 12));
+        }
+        for r in &g.records {
+            let mut f = r.finish;
+            f.sort();
+            assert_eq!(f, [0, 1, 2, 3]);
+        }
+        (g, all)
+    }
+
+    #[test]
+    fn random_games_keep_invariants_and_replay() {
+        for seed in 0..6 {
+            let rules = Rules { best_of: 3, ..Rules::default() };
+            let (g, actions) = checked_game(seed, rules);
+            let r = Game::replay(rules, seed, &actions).unwrap();
+            assert_eq!(r, g);
+        }
+    }
+
+    #[test]
+    fn batches_do_not_depend_on_threads() {
+        let rules = Rules::default();
+        let p = [Policy::Random; 4];
+        let a = simulate_deals(64, 5, 1, &rules, &p, Mode::Pattern).unwrap();
+        let b = simulate_deals(64, 5, 2, &rules, &p, Mode::Pattern).unwrap();
+        assert_eq!(a, b);
+        let g1 = simulate_games(4, 5, 1, &rules, &p, Mode::Pattern).unwrap();
+        let g2 = simulate_games(4, 5, 2, &rules, &p, Mode::Pattern).unwrap();
+        assert_eq!(g1, g2);
+    }
+}
