@@ -29,14 +29,17 @@ from guandan_fast._core import (
     classify,
     count_moves,
     deal,
+    evaluate,
     legal_moves,
     legal_moves_array,
     parse_cards,
     return_options,
+    sample_hands,
     settle_deal,
     simulate,
     tribute_plan,
 )
+from guandan_fast.encoding import OBSERVATION_LAYOUT, OBSERVATION_SIZE, danzero_state, encode_observation, field
 
 #: A move is a Combo: the cards played together with what they are declared as.
 Move = Combo
@@ -45,6 +48,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "KINDS",
+    "OBSERVATION_LAYOUT",
+    "OBSERVATION_SIZE",
     "PASS",
     "Card",
     "CardsNotInHandError",
@@ -68,11 +73,16 @@ __all__ = [
     "UnsatisfiableError",
     "classify",
     "count_moves",
+    "danzero_state",
     "deal",
+    "encode_observation",
+    "evaluate",
+    "field",
     "legal_moves",
     "legal_moves_array",
     "parse_cards",
     "return_options",
+    "sample_hands",
     "settle_deal",
     "simulate",
     "tribute_plan",

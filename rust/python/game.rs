@@ -993,7 +993,91 @@ pub(crate) fn policies_arg(obj: &Bound<'_, PyAny>) -> PyResult<[Policy; 4]> {
     Ok([one(&v[0])?, one(&v[1])?, one(&v[2])?, one(&v[3])?])
 }
 
+/// Monte Carlo estimates for every legal action of the seat to move: hidden
+/// hands sampled from that seat's knowledge, playouts to the end of the deal.
+#[pyfunction]
+#[pyo3(signature = (state, *, playouts = 200, seed = 0, threads = 0, policy = None, mode = "pattern"))]
+#[allow(clippy::too_many_arguments)]
+fn evaluate<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyAny>,
+    playouts: usize,
+    seed: u64,
+    threads: usize,
+    policy: Option<&Bound<'py, PyAny>>,
+    mode: &str,
+) -> PyResult<Bound<'py, PyDict>> {
+    let g: Game = if let Ok(g) = state.extract::<PyRef<'_, PyGame>>() {
+        g.0.clone()
+    } else if let Ok(o) = state.extract::<PyRef<'_, PyObservation>>() {
+        if o.g.current_player() != Some(o.seat) {
+            return Err(IllegalMoveError::new_err(format!("the observation is seat {}'s but seat {:?} is to move", o.seat, o.g.current_player())));
+        }
+        o.g.clone()
+    } else {
+        return Err(PyValueError::new_err("state must be a Game or an Observation"));
+    };
+    let mode = mode_arg(mode)?;
+    let policies = match policy {
+        None => [Policy::Random; 4],
+        Some(p) => policies_arg(p)?,
+    };
+    if g.phase != Phase::Play {
+        return Err(IllegalMoveError::new_err(format!("evaluate needs the play phase, not {}", g.phase.name())));
+    }
+    let mut moves = Vec::new();
+    g.play.moves(mode, &mut moves);
+    let mut acts: Vec<Option<crate::moves::Move>> = Vec::new();
+    if g.play.can_pass() {
+        acts.push(None);
+    }
+    acts.extend(moves.iter().map(|&m| Some(m)));
+    let stats = py.detach(|| crate::montecarlo::evaluate(&g, &acts, playouts, seed, threads, &policies, mode))?;
+    let level = g.play.level;
+    let to_action = |a: &Option<crate::moves::Move>| match a {
+        None => Action::Pass,
+        Some(m) => Action::Play(*m),
+    };
+    let items: Vec<Bound<'py, PyAny>> = acts.iter().map(|a| action_to_py(py, to_action(a), level)).collect::<PyResult<_>>()?;
+    let mut best = 0usize;
+    for (i, s) in stats.iter().enumerate() {
+        let b = &stats[best];
+        if s.mean > b.mean || (s.mean == b.mean && s.win_prob > b.win_prob) {
+            best = i;
+        }
+    }
+    let d = PyDict::new(py);
+    d.set_item("best", items[best].clone())?;
+    d.set_item("actions", PyList::new(py, items)?)?;
+    d.set_item("mean", stats.iter().map(|s| s.mean).collect::<Vec<_>>().into_pyarray(py))?;
+    d.set_item("win_prob", stats.iter().map(|s| s.win_prob).collect::<Vec<_>>().into_pyarray(py))?;
+    d.set_item("stderr", stats.iter().map(|s| s.stderr).collect::<Vec<_>>().into_pyarray(py))?;
+    d.set_item("count", stats.iter().map(|s| s.count).collect::<Vec<_>>().into_pyarray(py))?;
+    Ok(d)
+}
+
+/// Deals the cards `observation`'s seat cannot see to the other seats, `n`
+/// times, consistently with what it knows; returns an (n, 4, 54) uint8 array.
+#[pyfunction]
+#[pyo3(signature = (observation, n = 1, *, seed = 0))]
+fn sample_hands<'py>(py: Python<'py>, observation: PyRef<'py, PyObservation>, n: usize, seed: u64) -> PyResult<Bound<'py, numpy::PyArray3<u8>>> {
+    let c = crate::montecarlo::constraints_for(&observation.g, observation.seat);
+    let sampler = crate::sample::Sampler::new(&c)?;
+    let mut out = vec![0u8; n * 4 * 54];
+    for (j, chunk) in out.chunks_exact_mut(4 * 54).enumerate() {
+        let mut rng = crate::rng::Rng::new(crate::rng::derive_seed(seed, j as u64));
+        let hands = sampler.sample(&mut rng);
+        for (s, row) in chunk.chunks_exact_mut(54).enumerate() {
+            super::cards::fill_counts(row, hands[s]);
+        }
+    }
+    let arr = numpy::ndarray::Array3::from_shape_vec((n, 4, 54), out).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(arr.into_pyarray(py))
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(sample_hands, m)?)?;
     m.add_class::<PyRules>()?;
     m.add_class::<PyPass>()?;
     m.add_class::<PyTribute>()?;

@@ -1,0 +1,94 @@
+//! Monte Carlo evaluation of the moves of a position: determinized playouts
+//! with honestly sampled hidden hands.
+
+use crate::error::{Error, Result};
+use crate::game::{Game, Phase};
+use crate::moves::{Mode, Move};
+use crate::observe;
+use crate::policy::Policy;
+use crate::rng::{derive_seed, Rng};
+use crate::rules::Rules;
+use crate::sample::{Constraints, Sampler};
+use crate::simulate::{batch, deal_gain, playout};
+use crate::trick::{team, PlayState};
+
+/// Estimates for one action.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ActionStats {
+    /// Mean signed level change for the mover's team (+gain when it wins the deal, -gain when it loses).
+    pub mean: f64,
+    /// Fraction of playouts whose deal the mover's team won (its player first out).
+    pub win_prob: f64,
+    /// Standard error of `mean`.
+    pub stderr: f64,
+    pub count: u32,
+}
+
+/// The constraints the current player of `g` knows (§8).
+pub fn constraints_for(g: &Game, seat: u8) -> Constraints {
+    let k = observe::knowledge(g);
+    let p = &g.play;
+    // Cards in no hand: played this deal, or (in a hand-made deal) never dealt.
+    let held = p.hands.iter().fold(crate::cardset::CardSet::EMPTY, |acc, h| acc.plus(*h).unwrap_or(acc));
+    let gone = crate::cardset::CardSet::FULL_DECK.minus(held);
+    Constraints {
+        observer: seat,
+        level: p.level,
+        sizes: p.hands.map(|h| h.len()),
+        own: p.hands[seat as usize],
+        gone,
+        known: k.known,
+        caps: k.caps,
+    }
+}
+
+/// Evaluates `actions` (`None` = pass) of the current player of `g` by
+/// `playouts` playouts each; the hidden hands of playout `j` are the same for
+/// every action (common random numbers).
+pub fn evaluate(
+    g: &Game,
+    actions: &[Option<Move>],
+    playouts: usize,
+    seed: u64,
+    threads: usize,
+    policies: &[Policy; 4],
+    mode: Mode,
+) -> Result<Vec<ActionStats>> {
+    if g.phase != Phase::Play {
+        return Err(Error::IllegalMove(format!("evaluate needs the play phase, not {}", g.phase.name())));
+    }
+    if playouts == 0 {
+        return Err(Error::InvalidState("playouts must be at least 1".into()));
+    }
+    let seat = g.play.current;
+    let sampler = Sampler::new(&constraints_for(g, seat))?;
+    let rules: Rules = g.rules;
+    let base: PlayState = g.play;
+    let n = actions.len() * playouts;
+    let results: Vec<(i8, bool)> = batch(n, seed, threads, |i, item_seed, buf| {
+        let (a, j) = (i / playouts, i % playouts);
+        let mut srng = Rng::new(derive_seed(seed ^ 0x5EED_5A3B_1E00_0000, j as u64));
+        let mut st = base;
+        st.hands = sampler.sample(&mut srng);
+        match actions[a] {
+            Some(m) => st.play_unchecked(m),
+            None => st.pass_unchecked(),
+        }
+        let mut rng = Rng::new(item_seed);
+        playout(&mut st, policies, mode, &mut rng, buf);
+        let (w, gain) = deal_gain(st.finish, &rules);
+        let win = w == team(seat);
+        (if win { gain as i8 } else { -(gain as i8) }, win)
+    })?;
+    Ok(actions
+        .iter()
+        .enumerate()
+        .map(|(a, _)| {
+            let rs = &results[a * playouts..(a + 1) * playouts];
+            let k = rs.len() as f64;
+            let mean = rs.iter().map(|r| r.0 as f64).sum::<f64>() / k;
+            let var = if rs.len() > 1 { rs.iter().map(|r| (r.0 as f64 - mean).powi(2)).sum::<f64>() / (k - 1.0) } else { 0.0 };
+            ActionStats { mean, win_prob: rs.iter().filter(|r| r.1).count() as f64 / k, stderr: (var / k).sqrt(), count: rs.len() as u32 }
+        })
+        .collect())
+}

@@ -1,0 +1,217 @@
+//! Hidden-hand sampling (for Monte Carlo): deal the cards a seat cannot see
+//! to the other three, consistently with what it knows (§8).
+//!
+//! Uniform over placements of the physical unseen cards (each of the two
+//! copies of a face is its own card, as in a real shuffle), subject to the
+//! hand sizes, the cards known to be in a hand, and the tribute caps. Cards
+//! are grouped by the set of seats allowed to hold them; a table of
+//! completion counts (computed once per sampler) makes every draw exact.
+
+use crate::card::Card;
+use crate::cardset::CardSet;
+use crate::combo::rank_value;
+use crate::error::{Error, Result};
+use crate::rng::Rng;
+use std::collections::HashMap;
+
+/// What the observer knows about the other hands.
+#[derive(Clone, Copy, Debug)]
+pub struct Constraints {
+    pub observer: u8,
+    pub level: u8,
+    /// Every seat's hand size.
+    pub sizes: [u32; 4],
+    /// The observer's own hand.
+    pub own: CardSet,
+    /// Cards no longer in any hand (played).
+    pub gone: CardSet,
+    /// Cards known to be in each hand.
+    pub known: [CardSet; 4],
+    /// Strength cap on a seat's non-wildcard cards outside `known`.
+    pub caps: [Option<u8>; 4],
+}
+
+/// A reusable exact sampler for one set of constraints.
+#[derive(Clone, Debug)]
+pub struct Sampler {
+    observer: u8,
+    others: [u8; 3],
+    base: [CardSet; 4],
+    /// Pool cards grouped by allowed-seat mask (bit i: others[i]).
+    groups: Vec<(u8, Vec<Card>)>,
+    free: [u32; 3],
+    /// Completion counts: (group index, free slots of others[0], others[1]) -> ways.
+    ways: HashMap<(usize, u32, u32), f64>,
+    lf: Vec<f64>,
+}
+
+fn ln_fact_table(n: usize) -> Vec<f64> {
+    let mut t = vec![0.0; n + 1];
+    for i in 1..=n {
+        t[i] = t[i - 1] + (i as f64).ln();
+    }
+    t
+}
+
+impl Sampler {
+    /// Builds a sampler; errors when no deal satisfies the constraints.
+    pub fn new(c: &Constraints) -> Result<Sampler> {
+        let o = c.observer;
+        let others = [(o + 1) % 4, (o + 2) % 4, (o + 3) % 4];
+        let mut pool = CardSet::FULL_DECK;
+        for x in [c.own, c.gone] {
+            if !pool.contains(x) {
+                return Err(Error::Unsatisfiable("own and played cards exceed the two decks".into()));
+            }
+            pool = pool.minus(x);
+        }
+        let mut base = [CardSet::EMPTY; 4];
+        base[o as usize] = c.own;
+        let mut free = [0u32; 3];
+        for (i, &s) in others.iter().enumerate() {
+            let k = c.known[s as usize];
+            if !pool.contains(k) {
+                return Err(Error::Unsatisfiable(format!("cards known to be in seat {s} are not among the unseen cards")));
+            }
+            pool = pool.minus(k);
+            base[s as usize] = k;
+            let size = c.sizes[s as usize];
+            if k.len() > size {
+                return Err(Error::Unsatisfiable(format!("seat {s} holds {size} cards but {} are known to be there", k.len())));
+            }
+            free[i] = size - k.len();
+        }
+        if pool.len() != free.iter().sum::<u32>() {
+            return Err(Error::Unsatisfiable(format!(
+                "{} unseen cards for {} free places in the other hands",
+                pool.len(),
+                free.iter().sum::<u32>()
+            )));
+        }
+        let mut by_mask: HashMap<u8, Vec<Card>> = HashMap::new();
+        for card in pool.cards() {
+            let mut mask = 0u8;
+            for (i, &s) in others.iter().enumerate() {
+                let ok = card.is_wildcard(c.level) || c.caps[s as usize].is_none_or(|cap| rank_value(card.rank(), c.level) <= cap);
+                if ok {
+                    mask |= 1 << i;
+                }
+            }
+            if mask == 0 {
+                return Err(Error::Unsatisfiable(format!("no seat may hold {card} under the tribute caps")));
+            }
+            by_mask.entry(mask).or_default().push(card);
+        }
+        let mut groups: Vec<(u8, Vec<Card>)> = by_mask.into_iter().collect();
+        groups.sort_by_key(|g| g.0);
+        let mut s = Sampler { observer: o, others, base, groups, free, ways: HashMap::new(), lf: ln_fact_table(120) };
+        let lf = ln_fact_table(120);
+        let total = s.count(0, free[0], free[1], &lf);
+        if total <= 0.0 {
+            return Err(Error::Unsatisfiable("no deal of the unseen cards fits the hand sizes and tribute caps".into()));
+        }
+        Ok(s)
+    }
+
+    /// Ways (labelled placements, relative scale) to place groups `g..` with these free slots.
+    fn count(&mut self, g: usize, f0: u32, f1: u32, lf: &[f64]) -> f64 {
+        let used: u32 = self.groups[..g].iter().map(|x| x.1.len() as u32).sum();
+        let total: u32 = self.free.iter().sum();
+        let left = total - used;
+        if f0 + f1 > left {
+            return 0.0;
+        }
+        let f2 = left - f0 - f1;
+        if g == self.groups.len() {
+            return if left == 0 { 1.0 } else { 0.0 };
+        }
+        if let Some(&w) = self.ways.get(&(g, f0, f1)) {
+            return w;
+        }
+        let (mask, n) = (self.groups[g].0, self.groups[g].1.len() as u32);
+        let mut w = 0.0;
+        for a in 0..=n.min(f0) {
+            if a > 0 && mask & 1 == 0 {
+                break;
+            }
+            for b in 0..=(n - a).min(f1) {
+                if b > 0 && mask & 2 == 0 {
+                    break;
+                }
+                let c = n - a - b;
+                if c > f2 || (c > 0 && mask & 4 == 0) {
+                    continue;
+                }
+                let multi = (lf[n as usize] - lf[a as usize] - lf[b as usize] - lf[c as usize]).exp();
+                w += multi * self.count(g + 1, f0 - a, f1 - b, lf);
+            }
+        }
+        self.ways.insert((g, f0, f1), w);
+        w
+    }
+
+    /// One consistent deal: all four hands (the observer's as it is).
+    pub fn sample(&self, rng: &mut Rng) -> [CardSet; 4] {
+        let mut hands = self.base;
+        let (mut f0, mut f1) = (self.free[0], self.free[1]);
+        let lf = &self.lf;
+        let mut left: u32 = self.free.iter().sum();
+        for (g, (mask, cards)) in self.groups.iter().enumerate() {
+            let n = cards.len() as u32;
+            let f2 = left - f0 - f1;
+            let total = self.ways_at(g, f0, f1);
+            let mut r = rng.unit() * total;
+            let mut pick = None;
+            'outer: for a in 0..=n.min(f0) {
+                if a > 0 && mask & 1 == 0 {
+                    break;
+                }
+                for b in 0..=(n - a).min(f1) {
+                    if b > 0 && mask & 2 == 0 {
+                        break;
+                    }
+                    let c = n - a - b;
+                    if c > f2 || (c > 0 && mask & 4 == 0) {
+                        continue;
+                    }
+                    let w = (lf[n as usize] - lf[a as usize] - lf[b as usize] - lf[c as usize]).exp() * self.ways_at(g + 1, f0 - a, f1 - b);
+                    if w <= 0.0 {
+                        continue;
+                    }
+                    pick = Some((a, b));
+                    if r < w {
+                        break 'outer;
+                    }
+                    r -= w;
+                }
+            }
+            let (a, b) = pick.expect("a consistent split exists");
+            // Which cards go where: a uniform shuffle of the group.
+            let mut v = cards.clone();
+            rng.shuffle(&mut v);
+            for (k, card) in v.iter().enumerate() {
+                let i = if (k as u32) < a { 0 } else if (k as u32) < a + b { 1 } else { 2 };
+                let s = self.others[i] as usize;
+                hands[s].0 += 1u128 << (2 * card.index());
+            }
+            f0 -= a;
+            f1 -= b;
+            left -= n;
+        }
+        hands
+    }
+
+    fn ways_at(&self, g: usize, f0: u32, f1: u32) -> f64 {
+        if g == self.groups.len() {
+            let used: u32 = self.groups.iter().map(|x| x.1.len() as u32).sum();
+            let left = self.free.iter().sum::<u32>() - used;
+            return if left == 0 && f0 == 0 && f1 == 0 { 1.0 } else { 0.0 };
+        }
+        self.ways.get(&(g, f0, f1)).copied().unwrap_or(0.0)
+    }
+
+    /// The observer seat.
+    pub fn observer(&self) -> u8 {
+        self.observer
+    }
+}
