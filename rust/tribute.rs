@@ -71,9 +71,14 @@ pub fn highest_value(hand: CardSet, level: u8) -> Option<u8> {
         .max()
 }
 
-/// The cards a giver may pay: its highest cards by §2 order, wildcards exempt.
+/// The cards a giver may pay: its highest cards by §2 order, wildcards
+/// exempt (a hand-made hand of nothing but wildcards pays a wildcard).
 pub fn tribute_options(hand: CardSet, level: u8) -> Vec<Card> {
-    let Some(best) = highest_value(hand, level) else { return Vec::new() };
+    let Some(best) = highest_value(hand, level) else {
+        let mut v = hand.cards();
+        v.dedup();
+        return v;
+    };
     let mut v: Vec<Card> = hand
         .cards()
         .into_iter()

@@ -44,14 +44,14 @@ pub(crate) fn rules_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
 impl PyRules {
     #[new]
     #[pyo3(signature = (*, upgrade = None, a_pass = "partner_not_last", a_max_attempts = Some(3), a_fail_reset = None,
-        return_max_rank = None, joker_pair_in_full_house = true, best_of = 1, max_deals = None, sudden_death = false))]
+        return_max_rank = Some("T".to_string()), joker_pair_in_full_house = true, best_of = 1, max_deals = None, sudden_death = false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         upgrade: Option<&Bound<'_, PyAny>>,
         a_pass: &str,
         a_max_attempts: Option<i64>,
         a_fail_reset: Option<&Bound<'_, PyAny>>,
-        return_max_rank: Option<&Bound<'_, PyAny>>,
+        return_max_rank: Option<String>,
         joker_pair_in_full_house: bool,
         best_of: i64,
         max_deals: Option<i64>,
@@ -89,9 +89,8 @@ impl PyRules {
             r.a_fail_reset = x;
         }
         r.return_max_rank = match return_max_rank {
-            None => Some(8),
-            Some(o) if o.is_none() => None,
-            o => rank_or_none(o, "return_max_rank")?,
+            None => None,
+            Some(t) => Some(card::parse_level(&t).map_err(|e| InvalidRulesError::new_err(format!("return_max_rank: {e}")))?),
         };
         r.joker_pair_in_full_house = joker_pair_in_full_house;
         if !(1..=255).contains(&best_of) {
