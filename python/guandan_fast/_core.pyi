@@ -1,0 +1,663 @@
+"""Type stubs of guandan_fast._core, the Rust (PyO3) extension module.
+
+Every public name here is re-exported by ``guandan_fast``; see docs/api.md for
+the API and docs/encodings.md for the numpy layouts. Names starting with an
+underscore (type aliases and TypedDicts) exist only for type checkers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Final, Literal, TypedDict, final
+
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = [
+    "Card",
+    "Hand",
+    "Combo",
+    "parse_cards",
+    "classify",
+    "legal_moves",
+    "legal_moves_array",
+    "count_moves",
+    "deal",
+    "evaluate",
+    "sample_hands",
+    "Rules",
+    "Pass",
+    "Tribute",
+    "Return",
+    "Game",
+    "Observation",
+    "settle_deal",
+    "tribute_plan",
+    "return_options",
+    "simulate",
+    "_rebuild_game",
+    "PASS",
+    "KINDS",
+    "GuandanError",
+    "InvalidCardError",
+    "DuplicateCardError",
+    "InvalidLevelError",
+    "InvalidComboError",
+    "CardsNotInHandError",
+    "IllegalMoveError",
+    "InvalidRulesError",
+    "InvalidStateError",
+    "UnsatisfiableError",
+]
+
+# ---------------------------------------------------------------- aliases
+
+_RankText = Literal["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
+"""A natural rank, and the text of every level the engine reports."""
+_CardRank = Literal["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "BJ", "RJ"]
+"""A rank including the jokers (``BJ`` small, ``RJ`` big)."""
+_Suit = Literal["h", "s", "c", "d"]
+_KindName = Literal[
+    "Single", "Pair", "Triple", "FullHouse", "Straight", "Tube", "Plate", "Bomb", "StraightFlush", "JokerBomb"
+]
+_Mode = Literal["cards", "pattern"]
+_Phase = Literal["tribute", "return", "play", "deal_over", "game_over", "match_over"]
+_APass = Literal["partner_not_last", "double_down"]
+_TributeKind = Literal["single", "double", "resisted"]
+
+_Level = str | int
+"""A level: rank text (``"2"``..``"A"``, ``"T"`` or ``"10"``) or a face value 2..14 (A = 14)."""
+_CardLike = Card | str
+"""A Card or the text of one card."""
+_Cards = str | Card | Hand | Combo | Iterable[Card | str]
+"""Cards: text (``"Th 4s BJ"``), a Card, a Hand, a Combo (its cards) or an iterable of Cards / card text."""
+_Action = Combo | Pass | Tribute | Return
+"""What the engine reports as an action."""
+_ActionArg = Combo | Pass | Tribute | Return | Card | str | None
+"""What ``Game.apply`` accepts: an action, None or ``"pass"`` for PASS, a bare card in the tribute / return phases."""
+_U8 = NDArray[np.uint8]
+_U32 = NDArray[np.uint32]
+
+class _MoveArrays(TypedDict):
+    """``legal_moves_array``: one row per legal play."""
+
+    cards: _U8
+    kind: _U8
+    rank: _U8
+    size: _U8
+    wildcards: _U8
+
+class _ActionArrays(_MoveArrays):
+    """``Game.legal_actions_array``: the plays plus whether passing is legal."""
+
+    can_pass: bool
+
+class _Settlement(TypedDict):
+    """``settle_deal`` and ``Game.last_result``: what one deal changed."""
+
+    winner: int
+    partner_place: int
+    gain: int
+    a_failed: bool
+    a_reset: bool
+    levels: tuple[_RankText, _RankText]
+    a_fails: tuple[int, int]
+    declarer: int
+    game_winner: int | None
+
+class _DealRecord(_Settlement):
+    """``Game.deals``: a settlement plus where and how the deal was played."""
+
+    game_number: int
+    deal_number: int
+    level: _RankText
+    finish_order: list[int]
+    actions: int
+
+class _TributePlan(TypedDict):
+    """``tribute_plan``: who pays whom, what each giver may pay, who leads."""
+
+    kind: _TributeKind
+    payments: list[tuple[int, int]]
+    options: dict[int, list[Card]]
+    leader: int
+
+class _TributeInfo(TypedDict):
+    """``Game.tribute`` / ``Observation.tribute``: the tribute of the current deal so far."""
+
+    kind: _TributeKind
+    givers: list[int]
+    tributes: list[tuple[int, int | None, Card]]
+    returns: list[tuple[int, int, Card]]
+    leader: int | None
+
+class _Evaluation(TypedDict):
+    """``evaluate``: the legal actions of the seat to move and their Monte Carlo estimates (same order)."""
+
+    best: Combo | Pass
+    actions: list[Combo | Pass]
+    mean: NDArray[np.float64]
+    win_prob: NDArray[np.float64]
+    stderr: NDArray[np.float64]
+    count: _U32
+
+class _SimulateResult(TypedDict, total=False):
+    """``simulate``: unit='deal' gives finish, winner, gain, actions; unit='game' gives winner, deals, actions, levels."""
+
+    finish: _U8
+    winner: _U8
+    gain: _U8
+    actions: _U32
+    deals: _U32
+    levels: _U8
+
+# ---------------------------------------------------------------- constants
+
+KINDS: Final[tuple[_KindName, ...]]
+"""The combination kind names in kind-code order (code = index)."""
+PASS: Final[Pass]
+"""The pass action (过)."""
+
+# ---------------------------------------------------------------- exceptions
+
+class GuandanError(ValueError):
+    """Base of every error the engine raises (a ValueError)."""
+
+class InvalidCardError(GuandanError):
+    """Text or an index that is not a card."""
+
+class DuplicateCardError(GuandanError):
+    """A third copy of a card: two decks hold at most two of each face."""
+
+class InvalidLevelError(GuandanError):
+    """A level that is not a rank 2..A."""
+
+class InvalidComboError(GuandanError):
+    """Cards or a declaration that do not form the combination claimed."""
+
+class CardsNotInHandError(GuandanError):
+    """Cards that are not in the hand they are played from."""
+
+class IllegalMoveError(GuandanError):
+    """A move the rules do not allow in this position."""
+
+class InvalidRulesError(GuandanError):
+    """An impossible rules option."""
+
+class InvalidStateError(GuandanError):
+    """A position that cannot arise or be set up."""
+
+class UnsatisfiableError(GuandanError):
+    """Hidden-card constraints that no deal satisfies."""
+
+# ---------------------------------------------------------------- cards
+
+@final
+class Card:
+    """One card face; the two copies of a face in the two decks are equal."""
+
+    def __new__(cls, text: _CardLike) -> Card: ...
+    @staticmethod
+    def from_index(index: int) -> Card:
+        """The card with face index `index` (0..54)."""
+    @property
+    def index(self) -> int:
+        """Face index in the documented 54-card order."""
+    @property
+    def rank(self) -> _CardRank:
+        """Rank text: `2`..`9`, `T`, `J`, `Q`, `K`, `A`, `BJ`, `RJ`."""
+    @property
+    def suit(self) -> _Suit | None:
+        """Suit letter `s`, `h`, `c`, `d`; None for a joker."""
+    def is_wildcard(self, level: _Level) -> bool:
+        """Whether the card is a wildcard (逢人配) at `level`."""
+    def __lt__(self, other: Card, /) -> bool: ...
+    def __le__(self, other: Card, /) -> bool: ...
+    def __gt__(self, other: Card, /) -> bool: ...
+    def __ge__(self, other: Card, /) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[type[Card], tuple[str]]: ...
+
+def parse_cards(text: str) -> list[Card]:
+    """Parses whitespace- or comma-separated card text into a list of Cards."""
+
+@final
+class Hand:
+    """An immutable multiset of cards, at most two of each face."""
+
+    def __new__(cls, cards: _Cards | None = ...) -> Hand: ...
+    @staticmethod
+    def from_counts(counts: Sequence[int] | NDArray[np.integer[Any]]) -> Hand:
+        """A hand from 54 counts in face-index order (a list or a numpy array)."""
+    def __len__(self) -> int: ...
+    def __contains__(self, item: _Cards, /) -> bool: ...
+    def __iter__(self) -> Iterator[Card]: ...
+    def count(self, card: _CardLike) -> int:
+        """Copies of `card` in the hand (0, 1 or 2)."""
+    def counts(self) -> list[int]:
+        """The 54 counts in face-index order."""
+    def to_array(self) -> _U8:
+        """The 54 counts as a numpy uint8 array."""
+    def sorted(self, level: _Level) -> list[Card]:
+        """The cards from weakest to strongest at `level` (§2 order; ties by face index)."""
+    def wildcards(self, level: _Level) -> int:
+        """Number of wildcards (heart level cards) in the hand at `level`."""
+    def __add__(self, other: _Cards, /) -> Hand: ...
+    def __sub__(self, other: _Cards, /) -> Hand: ...
+    def __bool__(self) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[type[Hand], tuple[str]]: ...
+
+# ---------------------------------------------------------------- combinations
+
+@final
+class Combo:
+    """A play: its cards and what they are declared as, at a level."""
+
+    def __new__(
+        cls,
+        cards: _Cards,
+        kind: str | None = ...,
+        rank: str | None = ...,
+        *,
+        level: _Level,
+        joker_pair_in_full_house: bool = ...,
+    ) -> Combo: ...
+    @property
+    def kind(self) -> _KindName:
+        """Kind name: Single, Pair, Triple, FullHouse, Straight, Tube, Plate, Bomb, StraightFlush, JokerBomb."""
+    @property
+    def kind_code(self) -> int:
+        """Kind code 0..9 in the order of `KINDS`."""
+    @property
+    def rank(self) -> _CardRank:
+        """Rank text (see the docs: lowest rank as played for runs, `A` for A-low)."""
+    @property
+    def rank_code(self) -> int:
+        """Rank code 0..14 (2..A, BJ, RJ)."""
+    @property
+    def size(self) -> int:
+        """Number of cards."""
+    @property
+    def suit(self) -> _Suit | None:
+        """The flush suit of a StraightFlush, else None."""
+    @property
+    def level(self) -> _RankText:
+        """The level the play was declared at."""
+    @property
+    def cards(self) -> Hand:
+        """The cards played."""
+    @property
+    def wildcards(self) -> tuple[Card, ...]:
+        """The card each wildcard stands for (hearts where suits do not matter)."""
+    @property
+    def wildcard_count(self) -> int:
+        """Number of wildcards used."""
+    @property
+    def is_bomb(self) -> bool:
+        """Bomb, StraightFlush or JokerBomb."""
+    def beats(self, other: Combo) -> bool:
+        """Whether this play beats `other` (§4); equal never beats."""
+    def __len__(self) -> int: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[Any, tuple[str, str, str], dict[str, Any]]: ...
+
+def classify(cards: _Cards, level: _Level, *, joker_pair_in_full_house: bool = ...) -> list[Combo]:
+    """Every declaration the whole of `cards` can be played as at `level`."""
+
+def legal_moves(
+    hand: _Cards,
+    level: _Level,
+    top: Combo | _Cards | None = ...,
+    *,
+    mode: _Mode = ...,
+    joker_pair_in_full_house: bool = ...,
+) -> list[Combo]:
+    """Every legal play from `hand` at `level` against `top` (None: leading)."""
+
+def legal_moves_array(
+    hand: _Cards,
+    level: _Level,
+    top: Combo | _Cards | None = ...,
+    *,
+    mode: _Mode = ...,
+    joker_pair_in_full_house: bool = ...,
+) -> _MoveArrays:
+    """The legal plays as numpy arrays (no Python object per move)."""
+
+def count_moves(
+    hand: _Cards,
+    level: _Level,
+    top: Combo | _Cards | None = ...,
+    *,
+    mode: _Mode = ...,
+    joker_pair_in_full_house: bool = ...,
+) -> int:
+    """Number of legal plays (no objects built)."""
+
+def deal(seed: int) -> list[Hand]:
+    """The four 27-card hands of a seeded shuffle (stable across versions)."""
+
+# ---------------------------------------------------------------- rules
+
+@final
+class Rules:
+    """Every rule option on which the rule books differ, with the marked defaults."""
+
+    def __new__(
+        cls,
+        *,
+        upgrade: dict[int, int] | None = ...,
+        a_pass: _APass = ...,
+        a_max_attempts: int | None = ...,
+        a_fail_reset: _Level | None = ...,
+        return_max_rank: str | None = ...,
+        joker_pair_in_full_house: bool = ...,
+        best_of: int = ...,
+        max_deals: int | None = ...,
+        sudden_death: bool = ...,
+    ) -> Rules: ...
+    @property
+    def upgrade(self) -> dict[int, int]:
+        """Levels gained when f1's partner finishes 2nd, 3rd, 4th: {2: g, 3: g, 4: g}."""
+    @property
+    def a_pass(self) -> _APass:
+        """What passing A takes: 'partner_not_last' or 'double_down'."""
+    @property
+    def a_max_attempts(self) -> int | None:
+        """Failed attempts at A before the team drops (None: unlimited)."""
+    @property
+    def a_fail_reset(self) -> _RankText:
+        """The level a team drops to after `a_max_attempts` failures."""
+    @property
+    def return_max_rank(self) -> _RankText | None:
+        """Highest rank a return card may have (None: any card)."""
+    @property
+    def joker_pair_in_full_house(self) -> bool:
+        """Whether a joker pair may be the pair of a FullHouse."""
+    @property
+    def best_of(self) -> int:
+        """Games in a match (odd)."""
+    @property
+    def max_deals(self) -> int | None:
+        """Deals after which a game ends on levels (None: no limit)."""
+    @property
+    def sudden_death(self) -> bool:
+        """Every game is one deal at level A won by the team of f1 (突然死亡)."""
+    def to_dict(self) -> dict[str, Any]:
+        """The options as keyword arguments of `Rules(...)`."""
+    def __getnewargs_ex__(self) -> tuple[tuple[()], dict[str, Any]]: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+# ---------------------------------------------------------------- actions
+
+@final
+class Pass:
+    """Passing (过). `PASS` is its one instance; all passes are equal."""
+
+    def __new__(cls) -> Pass: ...
+    def __getnewargs__(self) -> tuple[()]: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class Tribute:
+    """Paying `card` as tribute (进贡)."""
+
+    def __new__(cls, card: _CardLike) -> Tribute: ...
+    @property
+    def card(self) -> Card:
+        """The card paid."""
+    def __getnewargs__(self) -> tuple[str]: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class Return:
+    """Returning `card` to the tribute giver (还贡)."""
+
+    def __new__(cls, card: _CardLike) -> Return: ...
+    @property
+    def card(self) -> Card:
+        """The card returned."""
+    def __getnewargs__(self) -> tuple[str]: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+def settle_deal(
+    finish_order: Sequence[int],
+    *,
+    levels: tuple[_Level, _Level] | None = ...,
+    a_fails: tuple[int, int] = ...,
+    declarer: int | None = ...,
+    rules: Rules | None = ...,
+) -> _Settlement:
+    """Levels after a deal finished in `finish_order` (§7)."""
+
+def tribute_plan(
+    hands: Iterable[_Cards],
+    prev_finish: Sequence[int],
+    level: _Level,
+    *,
+    rules: Rules | None = ...,
+) -> _TributePlan:
+    """The tribute that opens a deal (§6): kind, payments, cards each giver may pay, leader."""
+
+def return_options(hand: _Cards, level: _Level, *, rules: Rules | None = ...) -> list[Card]:
+    """The cards a receiver holding `hand` may return at `level` (§6)."""
+
+# ---------------------------------------------------------------- games
+
+@final
+class Game:
+    """A match of Guandan: deals, tribute, tricks, levels and games."""
+
+    def __new__(
+        cls,
+        rules: Rules | None = ...,
+        seed: int = ...,
+        *,
+        hands: Iterable[_Cards] | None = ...,
+        leader: int | None = ...,
+    ) -> Game: ...
+    @staticmethod
+    def replay(
+        actions: Iterable[_ActionArg | tuple[int, _ActionArg]],
+        *,
+        seed: int = ...,
+        rules: Rules | None = ...,
+    ) -> Game:
+        """Rebuilds a seeded match from its actions (starting each next deal when one ends)."""
+    @staticmethod
+    def from_position(text: str, rules: Rules | None = ...) -> Game:
+        """Restores a position string (see `position()`); the history starts there."""
+    def position(self) -> str:
+        """The compact position string of the current state (no history)."""
+    @property
+    def rules(self) -> Rules:
+        """The rules of the match."""
+    @property
+    def phase(self) -> _Phase:
+        """'tribute', 'return', 'play', 'deal_over', 'game_over' or 'match_over'."""
+    @property
+    def current_player(self) -> int | None:
+        """Seat to act, or None between deals and at the end."""
+    @property
+    def level(self) -> _RankText:
+        """The rank played in this deal."""
+    @property
+    def levels(self) -> tuple[_RankText, _RankText]:
+        """Each team's level (team 0 = seats 0 and 2)."""
+    @property
+    def a_fails(self) -> tuple[int, int]:
+        """Failed attempts at A of each team."""
+    @property
+    def declarer(self) -> int | None:
+        """Team whose level is played (None in a game's first deal)."""
+    @property
+    def finish_order(self) -> list[int]:
+        """Seats out so far in this deal, in order (all four once it is over)."""
+    @property
+    def hands(self) -> tuple[Hand, Hand, Hand, Hand]:
+        """All four hands (the full view, for analysis and tests)."""
+    @property
+    def dealt(self) -> tuple[Hand, Hand, Hand, Hand]:
+        """The hands as dealt, before tribute."""
+    @property
+    def hand_sizes(self) -> tuple[int, int, int, int]:
+        """Hand sizes (public)."""
+    @property
+    def history(self) -> list[tuple[int, _Action]]:
+        """(seat, action) of every decision of this deal."""
+    @property
+    def actions(self) -> list[_Action]:
+        """Every action of the match in order (what `Game.replay` takes)."""
+    @property
+    def top(self) -> Combo | None:
+        """The play to beat (None when the current player leads)."""
+    @property
+    def top_seat(self) -> int | None:
+        """The seat that made the play to beat."""
+    @property
+    def leader(self) -> int:
+        """The first leader of this deal."""
+    @property
+    def games_won(self) -> tuple[int, int]:
+        """Games won by each team in the match."""
+    @property
+    def game_number(self) -> int:
+        """Index of the current game in the match (0-based)."""
+    @property
+    def deal_number(self) -> int:
+        """Deals finished in the current game."""
+    @property
+    def tribute(self) -> _TributeInfo | None:
+        """The tribute of this deal (kind, tributes, returns, leader), or None."""
+    @property
+    def last_result(self) -> _Settlement | None:
+        """The result of the last finished deal (as `settle_deal`), or None."""
+    @property
+    def deals(self) -> list[_DealRecord]:
+        """One dict per finished deal of the match."""
+    @property
+    def game_winners(self) -> list[int]:
+        """Winner team of each finished game."""
+    @property
+    def is_over(self) -> bool:
+        """Whether the match is over."""
+    def legal_actions(self, mode: _Mode = ...) -> list[_Action]:
+        """The current player's legal actions: Combos, PASS when legal, Tribute / Return cards."""
+    def legal_actions_array(self, mode: _Mode = ...) -> _ActionArrays:
+        """The current player's legal plays as numpy arrays (as `legal_moves_array`), plus whether passing is legal."""
+    def apply(self, action: _ActionArg) -> None:
+        """Applies the current player's action; an illegal one raises and changes nothing."""
+    def next_deal(self, hands: Iterable[_Cards] | None = ..., leader: int | None = ...) -> None:
+        """Starts the next deal (or game) after 'deal_over' / 'game_over'."""
+    def observation(self, seat: int) -> Observation:
+        """What `seat` may know (§8)."""
+    def clone(self) -> Game:
+        """An independent copy (cheap)."""
+    def __copy__(self) -> Game: ...
+    def __deepcopy__(self, memo: Any, /) -> Game: ...
+    def __reduce__(self) -> tuple[Any, tuple[Rules, tuple[Any, ...], list[Any]]]: ...
+
+@final
+class Observation:
+    """What one seat may know (§8): its hand and everything public."""
+
+    @property
+    def seat(self) -> int:
+        """The observing seat."""
+    @property
+    def hand(self) -> Hand:
+        """The seat's own cards."""
+    @property
+    def hand_sizes(self) -> tuple[int, int, int, int]:
+        """Hand sizes of the four seats."""
+    @property
+    def level(self) -> _RankText:
+        """The rank played in this deal."""
+    @property
+    def levels(self) -> tuple[_RankText, _RankText]:
+        """Each team's level."""
+    @property
+    def a_fails(self) -> tuple[int, int]:
+        """Failed attempts at A of each team."""
+    @property
+    def declarer(self) -> int | None:
+        """Team whose level is played (None in a game's first deal)."""
+    @property
+    def phase(self) -> _Phase:
+        """The game's phase."""
+    @property
+    def current_player(self) -> int | None:
+        """Seat to act, or None."""
+    @property
+    def top(self) -> Combo | None:
+        """The play to beat, or None."""
+    @property
+    def top_seat(self) -> int | None:
+        """The seat that made the play to beat, or None."""
+    @property
+    def finish_order(self) -> list[int]:
+        """Seats out so far in this deal, in order."""
+    @property
+    def history(self) -> list[tuple[int, _Action]]:
+        """Public plays and passes of this deal, with tribute and return cards."""
+    @property
+    def tribute(self) -> _TributeInfo | None:
+        """The tribute of this deal, or None."""
+    @property
+    def played(self) -> tuple[Hand, Hand, Hand, Hand]:
+        """Cards each seat has played this deal."""
+    @property
+    def known(self) -> tuple[Hand, Hand, Hand, Hand]:
+        """Cards known to be in each seat's hand (tribute / return cards not played since); own seat: its hand."""
+    @property
+    def tribute_caps(self) -> tuple[int | None, int | None, int | None, int | None]:
+        """Per seat, the §2 strength above which a tribute giver holds no other non-wildcard card (or None)."""
+    @property
+    def unseen(self) -> Hand:
+        """Cards this seat cannot see: neither in its hand nor played."""
+
+# ---------------------------------------------------------------- simulation
+
+def simulate(
+    n: int,
+    *,
+    seed: int = ...,
+    threads: int = ...,
+    rules: Rules | None = ...,
+    unit: Literal["deal", "game"] = ...,
+    policy: str | Sequence[str] | None = ...,
+    mode: _Mode = ...,
+) -> _SimulateResult:
+    """Plays `n` deals (or games) with built-in policies in Rust, on `threads` threads (0: all cores), without the GIL."""
+
+def evaluate(
+    state: Game | Observation,
+    *,
+    playouts: int = ...,
+    seed: int = ...,
+    threads: int = ...,
+    policy: str | Sequence[str] | None = ...,
+    mode: _Mode = ...,
+) -> _Evaluation:
+    """Monte Carlo estimates for every legal action of the seat to move (hidden hands sampled, playouts to the deal's end)."""
+
+def sample_hands(observation: Observation, n: int = ..., *, seed: int = ...) -> _U8:
+    """Deals the cards `observation`'s seat cannot see to the other seats `n` times; an (n, 4, 54) uint8 array."""
+
+def _rebuild_game(rules: Rules, origin: tuple[Any, ...], log: list[Any]) -> Game:
+    """Unpickles a Game (used by `Game.__reduce__`)."""
