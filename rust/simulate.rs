@@ -64,7 +64,8 @@ pub fn simulate_deal(rules: &Rules, policies: &[Policy; 4], mode: Mode, seed: u6
     let mut rng = Rng::new(seed);
     let hands: [CardSet; 4] = deck::deal(&mut rng);
     let leader = (rng.below(108) / 27) as u8;
-    let mut st = PlayState::new(hands, 0, leader, rules.combo_rules());
+    let level = if rules.sudden_death { crate::card::RANK_A } else { 0 };
+    let mut st = PlayState::new(hands, level, leader, rules.combo_rules());
     let actions = playout(&mut st, policies, mode, &mut rng, buf);
     let (winner, gain) = deal_gain(st.finish, rules);
     DealOutcome { finish: st.finish, winner, gain, actions }

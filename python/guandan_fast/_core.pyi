@@ -48,6 +48,7 @@ __all__ = [
     "InvalidRulesError",
     "InvalidStateError",
     "UnsatisfiableError",
+    "InvalidArgumentError",
 ]
 
 # ---------------------------------------------------------------- aliases
@@ -186,6 +187,9 @@ class InvalidRulesError(GuandanError):
 
 class InvalidStateError(GuandanError):
     """A position that cannot arise or be set up."""
+
+class InvalidArgumentError(GuandanError):
+    """An argument outside what a function accepts (a mode, a policy, a seat, a count)."""
 
 class UnsatisfiableError(GuandanError):
     """Hidden-card constraints that no deal satisfies."""
@@ -357,7 +361,7 @@ class Rules:
         a_pass: _APass = ...,
         a_max_attempts: int | None = ...,
         a_fail_reset: _Level | None = ...,
-        return_max_rank: str | None = ...,
+        return_max_rank: str | int | None = ...,
         joker_pair_in_full_house: bool = ...,
         best_of: int = ...,
         max_deals: int | None = ...,

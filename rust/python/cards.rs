@@ -334,16 +334,16 @@ impl PyCombo {
         )
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>, Bound<'py, PyDict>)> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let c = slf.get();
         let kwargs = PyDict::new(py);
         kwargs.set_item("level", card::rank_text(c.level))?;
         let cls = slf.get_type().into_any();
         let args = PyTuple::new(py, [c.mv.cards.to_string(), c.mv.combo.kind.name().to_string(), card::rank_text(c.mv.combo.rank).to_string()])?;
-        // functools.partial keeps keyword arguments through pickle.
+        // functools.partial keeps the keyword-only level through pickle and copy.
         let partial = py.import("functools")?.getattr("partial")?;
         let f = partial.call((cls,), Some(&kwargs))?;
-        Ok((f, args, PyDict::new(py)))
+        Ok((f, args))
     }
 }
 
@@ -467,6 +467,7 @@ pub(crate) fn count_moves(
 
 /// The four 27-card hands of a seeded shuffle (stable across versions).
 #[pyfunction]
-pub(crate) fn deal(seed: u64) -> Vec<PyHand> {
-    crate::deck::deal(&mut crate::rng::Rng::new(seed)).into_iter().map(PyHand).collect()
+pub(crate) fn deal(seed: i128) -> PyResult<Vec<PyHand>> {
+    let seed = seed_arg(seed)?;
+    Ok(crate::deck::deal(&mut crate::rng::Rng::new(seed)).into_iter().map(PyHand).collect())
 }

@@ -24,6 +24,13 @@ fn rank_or_none(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<u
 
 // ---------------------------------------------------------------- Rules
 
+/// A rank given as text (`"T"`, `"10"`) or a face value 2..=14.
+#[derive(FromPyObject)]
+pub(crate) enum RankArg {
+    Text(String),
+    Int(i64),
+}
+
 /// Every rule option on which the rule books differ, with the marked defaults.
 #[pyclass(module = "guandan_fast._core", name = "Rules", frozen, eq, hash)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -44,14 +51,14 @@ pub(crate) fn rules_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
 impl PyRules {
     #[new]
     #[pyo3(signature = (*, upgrade = None, a_pass = "partner_not_last", a_max_attempts = Some(3), a_fail_reset = None,
-        return_max_rank = Some("T".to_string()), joker_pair_in_full_house = true, best_of = 1, max_deals = None, sudden_death = false))]
+        return_max_rank = Some(RankArg::Text("T".to_string())), joker_pair_in_full_house = true, best_of = 1, max_deals = None, sudden_death = false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         upgrade: Option<&Bound<'_, PyAny>>,
         a_pass: &str,
         a_max_attempts: Option<i64>,
         a_fail_reset: Option<&Bound<'_, PyAny>>,
-        return_max_rank: Option<String>,
+        return_max_rank: Option<RankArg>,
         joker_pair_in_full_house: bool,
         best_of: i64,
         max_deals: Option<i64>,
@@ -90,7 +97,9 @@ impl PyRules {
         }
         r.return_max_rank = match return_max_rank {
             None => None,
-            Some(t) => Some(card::parse_level(&t).map_err(|e| InvalidRulesError::new_err(format!("return_max_rank: {e}")))?),
+            Some(RankArg::Text(t)) => Some(card::parse_level(&t).map_err(|e| InvalidRulesError::new_err(format!("return_max_rank: {e}")))?),
+            Some(RankArg::Int(v)) if (2..=14).contains(&v) => Some((v - 2) as u8),
+            Some(RankArg::Int(v)) => return Err(InvalidRulesError::new_err(format!("return_max_rank {v} is not in 2..14 (A = 14)"))),
         };
         r.joker_pair_in_full_house = joker_pair_in_full_house;
         if !(1..=255).contains(&best_of) {
@@ -327,9 +336,14 @@ fn settle_deal<'py>(
     finish_order: &Bound<'py, PyAny>,
     levels: Option<(Bound<'py, PyAny>, Bound<'py, PyAny>)>,
     a_fails: (u8, u8),
-    declarer: Option<u8>,
+    declarer: Option<i64>,
     rules: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let declarer = match declarer {
+        None => None,
+        Some(d) if d == 0 || d == 1 => Some(d as u8),
+        Some(d) => return Err(InvalidArgumentError::new_err(format!("declarer {d} is not a team 0, 1 or None"))),
+    };
     let rules = rules_arg(rules)?;
     let finish = seats_arg(finish_order, "finish_order")?;
     let lv = match levels {
@@ -452,7 +466,9 @@ impl PyGame {
     /// A match dealt from `seed`, or with `hands` (and `leader`) for its first deal.
     #[new]
     #[pyo3(signature = (rules = None, seed = 0, *, hands = None, leader = None))]
-    fn new(rules: Option<&Bound<'_, PyAny>>, seed: u64, hands: Option<&Bound<'_, PyAny>>, leader: Option<u8>) -> PyResult<Self> {
+    fn new(rules: Option<&Bound<'_, PyAny>>, seed: i128, hands: Option<&Bound<'_, PyAny>>, leader: Option<i64>) -> PyResult<Self> {
+        let leader = leader.map(|l| seat_arg(l, "leader")).transpose()?;
+        let seed = seed_arg(seed)?;
         let rules = rules_arg(rules)?;
         let hands = hands.map(hands_arg).transpose()?;
         Ok(PyGame(Game::with_hands(rules, seed, hands, leader)?))
@@ -461,7 +477,8 @@ impl PyGame {
     /// Rebuilds a seeded match from its actions (starting each next deal when one ends).
     #[staticmethod]
     #[pyo3(signature = (actions, *, seed = 0, rules = None))]
-    fn replay(actions: &Bound<'_, PyAny>, seed: u64, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+    fn replay(actions: &Bound<'_, PyAny>, seed: i128, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let seed = seed_arg(seed)?;
         let rules = rules_arg(rules)?;
         let mut g = Game::new(rules, seed)?;
         for (i, item) in actions.try_iter()?.enumerate() {
@@ -519,14 +536,10 @@ impl PyGame {
     fn a_fails(&self) -> (u8, u8) {
         (self.0.lv.a_fails[0], self.0.lv.a_fails[1])
     }
-    /// Team whose level is played (None in a game's first deal).
+    /// Team whose level is played in the current (or, between deals, the next) deal; None in a game's first deal.
     #[getter]
     fn declarer(&self) -> Option<u8> {
-        if self.0.phase == Phase::DealOver || self.0.phase == Phase::GameOver || self.0.phase == Phase::MatchOver {
-            self.0.records.last().and_then(|r| if r.deal_number == 0 { None } else { Some(r.settlement.winner) }).or(self.0.lv.declarer)
-        } else {
-            self.0.lv.declarer
-        }
+        self.0.lv.declarer
     }
     /// Seats out so far in this deal, in order (all four once it is over).
     #[getter]
@@ -668,16 +681,15 @@ impl PyGame {
 
     /// Starts the next deal (or game) after 'deal_over' / 'game_over'.
     #[pyo3(signature = (hands = None, leader = None))]
-    fn next_deal(&mut self, hands: Option<&Bound<'_, PyAny>>, leader: Option<u8>) -> PyResult<()> {
+    fn next_deal(&mut self, hands: Option<&Bound<'_, PyAny>>, leader: Option<i64>) -> PyResult<()> {
+        let leader = leader.map(|l| seat_arg(l, "leader")).transpose()?;
         let hands = hands.map(hands_arg).transpose()?;
         Ok(self.0.next_deal(hands, leader)?)
     }
 
     /// What `seat` may know (§8).
-    fn observation(&self, seat: u8) -> PyResult<PyObservation> {
-        if seat > 3 {
-            return Err(InvalidStateError::new_err(format!("seat {seat} is not 0..3")));
-        }
+    fn observation(&self, seat: i64) -> PyResult<PyObservation> {
+        let seat = seat_arg(seat, "seat")?;
         Ok(PyObservation { g: self.0.clone(), seat })
     }
 
@@ -911,6 +923,8 @@ impl PyObservation {
     /// Cards this seat cannot see: neither in its hand nor played.
     #[getter]
     fn unseen(&self) -> PyHand {
+        // In a hand-made deal of fewer than 108 cards this includes the cards
+        // dealt to nobody; the sampler (sample_hands, evaluate) treats those as out of play.
         let k = observe::knowledge(&self.g);
         let mut u = CardSet::FULL_DECK.minus(self.g.play.hands[self.seat as usize]);
         for p in k.played {
@@ -935,13 +949,14 @@ impl PyObservation {
 fn simulate<'py>(
     py: Python<'py>,
     n: usize,
-    seed: u64,
+    seed: i128,
     threads: usize,
     rules: Option<&Bound<'py, PyAny>>,
     unit: &str,
     policy: Option<&Bound<'py, PyAny>>,
     mode: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
+        let seed = seed_arg(seed)?;
     let rules = rules_arg(rules)?;
     let mode = mode_arg(mode)?;
     let policies = match policy {
@@ -974,20 +989,20 @@ fn simulate<'py>(
             d.set_item("actions", res.iter().map(|r| r.actions).collect::<Vec<_>>().into_pyarray(py))?;
             d.set_item("levels", levels.into_pyarray(py))?;
         }
-        u => return Err(PyValueError::new_err(format!("unit must be 'deal' or 'game', not {u:?}"))),
+        u => return Err(InvalidArgumentError::new_err(format!("unit must be 'deal' or 'game', not {u:?}"))),
     }
     Ok(d)
 }
 
 /// One policy name for all seats, or four names (one per seat).
 pub(crate) fn policies_arg(obj: &Bound<'_, PyAny>) -> PyResult<[Policy; 4]> {
-    let one = |s: &str| Policy::from_name(s).ok_or_else(|| PyValueError::new_err(format!("unknown policy {s:?} (known: random, greedy)")));
+    let one = |s: &str| Policy::from_name(s).ok_or_else(|| InvalidArgumentError::new_err(format!("unknown policy {s:?} (known: random, greedy)")));
     if let Ok(s) = obj.extract::<String>() {
         return Ok([one(&s)?; 4]);
     }
-    let v: Vec<String> = obj.extract().map_err(|_| PyValueError::new_err("policy must be a name or a list of 4 names"))?;
+    let v: Vec<String> = obj.extract().map_err(|_| InvalidArgumentError::new_err("policy must be a name or a list of 4 names"))?;
     if v.len() != 4 {
-        return Err(PyValueError::new_err("policy lists need one name per seat (4)"));
+        return Err(InvalidArgumentError::new_err("policy lists need one name per seat (4)"));
     }
     Ok([one(&v[0])?, one(&v[1])?, one(&v[2])?, one(&v[3])?])
 }
@@ -1001,11 +1016,12 @@ fn evaluate<'py>(
     py: Python<'py>,
     state: &Bound<'py, PyAny>,
     playouts: usize,
-    seed: u64,
+    seed: i128,
     threads: usize,
     policy: Option<&Bound<'py, PyAny>>,
     mode: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
+        let seed = seed_arg(seed)?;
     let g: Game = if let Ok(g) = state.extract::<PyRef<'_, PyGame>>() {
         g.0.clone()
     } else if let Ok(o) = state.extract::<PyRef<'_, PyObservation>>() {
@@ -1014,7 +1030,7 @@ fn evaluate<'py>(
         }
         o.g.clone()
     } else {
-        return Err(PyValueError::new_err("state must be a Game or an Observation"));
+        return Err(InvalidArgumentError::new_err("state must be a Game or an Observation"));
     };
     let mode = mode_arg(mode)?;
     let policies = match policy {
@@ -1059,7 +1075,8 @@ fn evaluate<'py>(
 /// times, consistently with what it knows; returns an (n, 4, 54) uint8 array.
 #[pyfunction]
 #[pyo3(signature = (observation, n = 1, *, seed = 0))]
-fn sample_hands<'py>(py: Python<'py>, observation: PyRef<'py, PyObservation>, n: usize, seed: u64) -> PyResult<Bound<'py, numpy::PyArray3<u8>>> {
+fn sample_hands<'py>(py: Python<'py>, observation: PyRef<'py, PyObservation>, n: usize, seed: i128) -> PyResult<Bound<'py, numpy::PyArray3<u8>>> {
+        let seed = seed_arg(seed)?;
     let c = crate::montecarlo::constraints_for(&observation.g, observation.seat);
     let sampler = crate::sample::Sampler::new(&c)?;
     let mut out = vec![0u8; n * 4 * 54];

@@ -26,6 +26,7 @@ pyo3::create_exception!(guandan_fast._core, IllegalMoveError, GuandanError, "A m
 pyo3::create_exception!(guandan_fast._core, InvalidRulesError, GuandanError, "An impossible rules option.");
 pyo3::create_exception!(guandan_fast._core, InvalidStateError, GuandanError, "A position that cannot arise or be set up.");
 pyo3::create_exception!(guandan_fast._core, UnsatisfiableError, GuandanError, "Hidden-card constraints that no deal satisfies.");
+pyo3::create_exception!(guandan_fast._core, InvalidArgumentError, GuandanError, "An argument outside what a function accepts (a mode, a policy, a seat, a count).");
 
 impl From<Error> for PyErr {
     fn from(e: Error) -> PyErr {
@@ -76,6 +77,23 @@ pub(crate) fn card_arg(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
     Err(InvalidCardError::new_err(format!("expected a Card or card text, not {}", obj.get_type().name()?)))
 }
 
+/// A seat 0..3 from any Python int.
+pub(crate) fn seat_arg(v: i64, what: &str) -> PyResult<u8> {
+    if (0..4).contains(&v) {
+        Ok(v as u8)
+    } else {
+        Err(InvalidArgumentError::new_err(format!("{what} {v} is not a seat 0..3")))
+    }
+}
+
+/// A seed from any Python int (negative seeds wrap to u64).
+pub(crate) fn seed_arg(v: i128) -> PyResult<u64> {
+    if v < i64::MIN as i128 || v > u64::MAX as i128 {
+        return Err(InvalidArgumentError::new_err(format!("seed {v} does not fit in 64 bits")));
+    }
+    Ok(v as u64)
+}
+
 /// Cards from text, a Hand, a Combo, or an iterable of Cards / card text.
 pub(crate) fn cards_arg(obj: &Bound<'_, PyAny>) -> PyResult<CardSet> {
     if let Ok(h) = obj.extract::<PyRef<'_, PyHand>>() {
@@ -104,7 +122,7 @@ pub(crate) fn mode_arg(mode: &str) -> PyResult<Mode> {
     match mode {
         "cards" => Ok(Mode::Cards),
         "pattern" => Ok(Mode::Pattern),
-        m => Err(PyValueError::new_err(format!("mode must be 'cards' or 'pattern', not {m:?}"))),
+        m => Err(InvalidArgumentError::new_err(format!("mode must be 'cards' or 'pattern', not {m:?}"))),
     }
 }
 
@@ -160,5 +178,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("InvalidRulesError", py.get_type::<InvalidRulesError>())?;
     m.add("InvalidStateError", py.get_type::<InvalidStateError>())?;
     m.add("UnsatisfiableError", py.get_type::<UnsatisfiableError>())?;
+    m.add("InvalidArgumentError", py.get_type::<InvalidArgumentError>())?;
     Ok(())
 }
