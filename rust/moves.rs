@@ -8,8 +8,8 @@
 //! allocate.
 
 use crate::card::{Card, HEARTS, RANK_A, RANK_BJ, RANK_RJ};
-use crate::cardset::{byte_count, CardSet};
-use crate::combo::{ladder_rank, rank_value, run_position, Combo, Kind, NO_SUIT};
+use crate::cardset::CardSet;
+use crate::combo::{ladder_rank, run_position, Combo, Kind, NO_SUIT};
 use crate::tables::{tables, SubTables};
 
 /// A play: the physical cards and what they are declared as.
@@ -45,177 +45,383 @@ impl Default for ComboRules {
     }
 }
 
-const WILD_MASKS: [u8; 16] = [
-    0, 1, 2, 4, 8, 16, 3, 5, 9, 17, 6, 10, 18, 12, 20, 24,
-];
 
-/// Per-hand counts that generation reads.
-struct Counts {
-    level: u8,
-    wild: u8,
-    /// Natural (non-wildcard) cards of each rank; 13, 14 = jokers.
-    nat: [u8; 15],
-    /// Natural suit-count byte of each rank.
-    avail: [u8; 13],
-    /// Bit i: ladder position i (A 2 … K A) has at least 1 / 2 / 3 natural cards.
-    ladder: [u16; 4],
-    /// Per suit, bit i: ladder position i has a natural card of that suit.
-    suit_ladder: [u16; 4],
+// ---------------------------------------------------------------------------
+// Generation.
+//
+// Every family of plays is walked in one fixed order (the documented order
+// of `generate`) by one generic walker, which hands each pattern to a `Sink`:
+// a vector (`generate`), a counter (`count_moves`) or a search for the k-th
+// play (`nth_move`). Before a family or a group of patterns (a rank, a run
+// window, a bomb size …) the walker tells the sink how many patterns it
+// holds, so counting and searching at pattern level skip whole groups in a
+// few instructions instead of building their moves.
+// ---------------------------------------------------------------------------
+
+/// Wildcard positions of a five-card run, by the number of wildcards (0, 1,
+/// 2) then in this order; the first 1, 6 or 16 entries use at most 0, 1 or 2.
+const WILD_MASKS: [u8; 16] = [0, 1, 2, 4, 8, 16, 3, 5, 9, 17, 6, 10, 18, 12, 20, 24];
+/// How many entries of `WILD_MASKS` use at most `w` wildcards.
+const WILD_MASKS_UP_TO: [usize; 3] = [1, 6, 16];
+/// Patterns of a five-card run window with `w` wildcards and `nm` missing ranks.
+const RUN5_PATTERNS: [[u8; 6]; 3] = [[1, 0, 0, 0, 0, 0], [6, 1, 0, 0, 0, 0], [16, 5, 1, 0, 0, 0]];
+
+/// Wildcards per rank of a tube window (three ranks), every vector with a
+/// sum of at most 2, in increasing base-3 code `k0 + 3 k1 + 9 k2`.
+const TUBE_KS: [[u8; 3]; 10] = [
+    [0, 0, 0],
+    [1, 0, 0],
+    [2, 0, 0],
+    [0, 1, 0],
+    [1, 1, 0],
+    [0, 2, 0],
+    [0, 0, 1],
+    [1, 0, 1],
+    [0, 1, 1],
+    [0, 0, 2],
+];
+/// The same for plate windows (two ranks): code `k0 + 3 k1`.
+const PLATE_KS: [[u8; 2]; 6] = [[0, 0], [1, 0], [2, 0], [0, 1], [1, 1], [0, 2]];
+
+/// `TUBE_COUNT[w][d0][d1][d2]`: vectors of `TUBE_KS` with sum <= w and k_i >= d_i.
+const TUBE_COUNT: [[[[u8; 3]; 3]; 3]; 3] = {
+    let mut t = [[[[0u8; 3]; 3]; 3]; 3];
+    let mut w = 0;
+    while w < 3 {
+        let mut d0 = 0;
+        while d0 < 3 {
+            let mut d1 = 0;
+            while d1 < 3 {
+                let mut d2 = 0;
+                while d2 < 3 {
+                    let mut i = 0;
+                    while i < TUBE_KS.len() {
+                        let k = TUBE_KS[i];
+                        if k[0] + k[1] + k[2] <= w && k[0] >= d0 && k[1] >= d1 && k[2] >= d2 {
+                            t[w as usize][d0 as usize][d1 as usize][d2 as usize] += 1;
+                        }
+                        i += 1;
+                    }
+                    d2 += 1;
+                }
+                d1 += 1;
+            }
+            d0 += 1;
+        }
+        w += 1;
+    }
+    t
+};
+/// `PLATE_COUNT[w][d0][d1]`: vectors of `PLATE_KS` with sum <= w and k_i >= d_i.
+const PLATE_COUNT: [[[u8; 3]; 3]; 3] = {
+    let mut t = [[[0u8; 3]; 3]; 3];
+    let mut w = 0;
+    while w < 3 {
+        let mut d0 = 0;
+        while d0 < 3 {
+            let mut d1 = 0;
+            while d1 < 3 {
+                let mut i = 0;
+                while i < PLATE_KS.len() {
+                    let k = PLATE_KS[i];
+                    if k[0] + k[1] <= w && k[0] >= d0 && k[1] >= d1 {
+                        t[w as usize][d0 as usize][d1 as usize] += 1;
+                    }
+                    i += 1;
+                }
+                d1 += 1;
+            }
+            d0 += 1;
+        }
+        w += 1;
+    }
+    t
+};
+
+/// Natural rank `r` at ladder position `i` (`A 2 3 … K A`), as a lookup.
+const LADDER: [u8; 14] = [RANK_A, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, RANK_A];
+
+const BYTES_LO: u64 = 0x0101_0101_0101_0101;
+const BYTES_HI: u64 = 0x8080_8080_8080_8080;
+/// Multiplier gathering bit 0 of each byte of a `u64` into the top byte.
+const GATHER: u64 = 0x0102_0408_1020_4080;
+const NATURAL_RANKS: u16 = 0x1FFF;
+/// Bits of the natural ranks' suit fields (faces 0..52).
+const NATURAL_BITS: u128 = (1u128 << 104) - 1;
+/// Face bits of one small / big joker.
+const ONE_BJ: u128 = 1u128 << 104;
+const ONE_RJ: u128 = 1u128 << 106;
+
+/// Bit 0 of each of the eight bytes of `v` (other bits zero) as an 8-bit mask.
+#[inline(always)]
+fn gather_bytes(v: u64) -> u16 {
+    (v.wrapping_mul(GATHER) >> 56) as u16
 }
 
+#[inline(always)]
 fn to_ladder(by_rank: u16) -> u16 {
     (by_rank << 1) | ((by_rank >> RANK_A) & 1)
 }
 
-impl Counts {
-    fn new(hand: CardSet, level: u8) -> Counts {
-        let mut avail = [0u8; 13];
-        let mut nat = [0u8; 15];
-        let mut by_count = [0u16; 4];
-        let mut by_suit = [0u16; 4];
-        for r in 0..13u8 {
-            let mut b = hand.rank_byte(r);
-            if r == level {
-                b &= !3; // hearts of the level rank are the wildcards
-            }
-            avail[r as usize] = b;
-            let n = byte_count(b);
-            nat[r as usize] = n;
-            for (k, m) in by_count.iter_mut().enumerate().skip(1) {
-                if n as usize >= k {
-                    *m |= 1 << r;
-                }
-            }
-            for (s, m) in by_suit.iter_mut().enumerate() {
-                if (b >> (2 * s)) & 3 != 0 {
-                    *m |= 1 << r;
-                }
-            }
+/// The set bits of `m`, lowest first.
+#[inline(always)]
+fn bits(mut m: u16) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let r = m.trailing_zeros() as u8;
+            m &= m - 1;
+            Some(r)
         }
-        nat[13] = hand.rank_count(RANK_BJ);
-        nat[14] = hand.rank_count(RANK_RJ);
-        let wild = hand.rank_byte(level) & 3;
+    })
+}
+
+/// Run windows that `wild` wildcards can complete: bit `p` is set when the
+/// window of ladder positions `p..p + len` misses at most `wild` cards, where
+/// position `i` misses one card for every mask of `missing` with bit `i` set
+/// (one mask per copy: ranks with fewer than 1, 2, 3 cards). Bits of
+/// windows reaching past the ladder are meaningless; callers mask them.
+#[inline(always)]
+fn completable(missing: &[u16], len: u8, wild: u8) -> u16 {
+    // Saturating bit-sliced counters: at least 1, 2, 3 cards missing.
+    let (mut g1, mut g2, mut g3) = (0u16, 0u16, 0u16);
+    for i in 0..len {
+        for &m in missing {
+            let x = m >> i;
+            g3 |= g2 & x;
+            g2 |= g1 & x;
+            g1 |= x;
+        }
+    }
+    !match wild {
+        0 => g1,
+        1 => g2,
+        _ => g3,
+    }
+}
+
+/// Positions `from..to` of a ladder mask (`from` may be negative or large).
+#[inline(always)]
+fn positions(from: i32, to: u8) -> u16 {
+    let from = from.clamp(0, 16) as u32;
+    let upto = (1u32 << to) - 1;
+    (upto & !((1u32 << from) - 1)) as u16
+}
+
+/// Ranks 0..=14 whose strength (`rank_value`) at `level` is above `v`.
+#[inline]
+fn value_mask(level: u8, v: i32) -> u16 {
+    let naturals: u16 = if v < 0 {
+        NATURAL_RANKS
+    } else if v >= 12 {
+        0
+    } else {
+        (NATURAL_RANKS << (v + 1)) & NATURAL_RANKS
+    };
+    let mut m = naturals & !(1 << level);
+    if v < 13 {
+        m |= 1 << level;
+    }
+    if v < 14 {
+        m |= 1 << RANK_BJ;
+    }
+    if v < 15 {
+        m |= 1 << RANK_RJ;
+    }
+    m
+}
+
+/// Tier of a same-rank bomb of `size` cards in the bomb order (§4).
+#[inline(always)]
+fn bomb_tier(size: u8) -> i32 {
+    match size {
+        4 => 1,
+        5 => 2,
+        n => n as i32 - 2,
+    }
+}
+
+/// Per-hand counts that generation reads, built with a few word operations.
+#[derive(Clone, Copy)]
+struct Counts {
+    level: u8,
+    wild: u8,
+    /// Natural (non-wildcard) cards of each rank, one byte each: 0..=12
+    /// natural ranks, 13 small joker, 14 big joker (as two `u64` halves).
+    cnt: [u64; 2],
+    /// The same as an array.
+    nat: [u8; 16],
+    /// Natural suit-count byte of each natural rank (wildcards removed).
+    avail: [u8; 16],
+    /// The natural cards' bits (ranks 0..=12, wildcards removed).
+    nat_bits: u128,
+}
+
+impl Counts {
+    #[inline]
+    fn new(hand: CardSet, level: u8) -> Counts {
+        const M2: u128 = 0x3333_3333_3333_3333_3333_3333_3333_3333;
+        const M4: u128 = 0x0F0F_0F0F_0F0F_0F0F_0F0F_0F0F_0F0F_0F0F;
+        let x = hand.0;
+        let shift = 8 * level as u32;
+        let wild = ((x >> shift) & 3) as u8;
+        let nat_bits = x & NATURAL_BITS & !(3u128 << shift);
+        let s = (nat_bits & M2) + ((nat_bits >> 2) & M2);
+        let c = (s & M4) + ((s >> 4) & M4);
+        let cnt = c | (((x >> 104) & 3) << 104) | (((x >> 106) & 3) << 112);
         Counts {
             level,
             wild,
-            nat,
-            avail,
-            ladder: by_count.map(to_ladder),
-            suit_ladder: by_suit.map(to_ladder),
+            cnt: [cnt as u64, (cnt >> 64) as u64],
+            nat: cnt.to_le_bytes(),
+            avail: nat_bits.to_le_bytes(),
+            nat_bits,
         }
+    }
+
+    /// Ranks 0..=14 with at least `k` natural cards (`k >= 1`).
+    #[inline(always)]
+    fn ge(&self, k: u8) -> u16 {
+        let kk = BYTES_LO.wrapping_mul(k as u64);
+        let lo = (((self.cnt[0] | BYTES_HI) - kk) & BYTES_HI) >> 7;
+        let hi = (((self.cnt[1] | BYTES_HI) - kk) & BYTES_HI) >> 7;
+        gather_bytes(lo) | (gather_bytes(hi) << 8)
+    }
+
+    /// Whether some rank has at least `k` natural cards.
+    #[inline(always)]
+    fn any_ge(&self, k: u8) -> bool {
+        let kk = BYTES_LO.wrapping_mul(k as u64);
+        ((((self.cnt[0] | BYTES_HI) - kk) | ((self.cnt[1] | BYTES_HI) - kk)) & BYTES_HI) != 0
+    }
+
+    /// Per suit (h s c d), bit i: ladder position i holds a natural card of that suit.
+    #[inline]
+    fn suit_ladder(&self, s: u8) -> (u16, u32) {
+        const FIELD_LO: u128 = 0x5555_5555_5555_5555_5555_5555_5555_5555;
+        const BYTE_LO: u128 = 0x0101_0101_0101_0101_0101_0101_0101_0101;
+        let y = (self.nat_bits | (self.nat_bits >> 1)) & FIELD_LO;
+        let z = (y >> (2 * s as u32)) & BYTE_LO;
+        let m = gather_bytes(z as u64) | (gather_bytes((z >> 64) as u64) << 8);
+        (to_ladder(m), m.count_ones())
+    }
+
+    #[inline(always)]
+    fn nat(&self, r: u8) -> u8 {
+        self.nat[r as usize & 15]
+    }
+
+    #[inline(always)]
+    fn avail(&self, r: u8) -> u8 {
+        self.avail[r as usize & 15]
+    }
+
+    /// Card bits of `k` wildcards.
+    #[inline(always)]
+    fn wild_bits(&self, k: u8) -> u128 {
+        (k as u128) << (8 * self.level as u32)
     }
 }
 
-/// What the generator must produce.
+/// The card choices of a pattern at card level: up to five ranks, each with
+/// the list of ways to take its cards.
 #[derive(Clone, Copy)]
-struct Want {
-    /// Non-bomb kind to list (`None`: every non-bomb kind when leading, none when following a bomb).
-    kind: Option<Kind>,
-    leading: bool,
-    /// Non-bomb plays must have a value above this.
-    min_value: i16,
-    /// Bombs must have a power above this.
-    min_power: u16,
-}
-
-struct Gen<'a> {
-    c: Counts,
-    t: &'static SubTables,
-    mode: Mode,
-    rules: ComboRules,
-    out: &'a mut Vec<Move>,
-}
-
-/// A pattern's use of natural cards: up to five (rank, copies) parts, and a
-/// flush suit when every part must be of one suit.
-#[derive(Clone, Copy)]
-struct Parts {
+struct Lists {
     n: usize,
-    rank: [u8; 5],
-    take: [u8; 5],
-    suit: u8,
+    shift: [u32; 5],
+    list: [&'static [u8]; 5],
 }
 
-impl Parts {
-    #[inline]
-    fn new() -> Parts {
-        Parts { n: 0, rank: [0; 5], take: [0; 5], suit: NO_SUIT }
+impl Lists {
+    #[inline(always)]
+    fn new() -> Lists {
+        Lists { n: 0, shift: [0; 5], list: [&[]; 5] }
     }
+
+    /// Number of card-level moves: the product of the list lengths.
     #[inline]
-    fn push(&mut self, rank: u8, take: u8) {
-        if take > 0 {
-            self.rank[self.n] = rank;
-            self.take[self.n] = take;
-            self.n += 1;
+    fn weight(&self) -> u64 {
+        let mut w = 1u64;
+        for i in 0..self.n {
+            w *= self.list[i].len() as u64;
         }
+        w
     }
 }
 
-static ONE_OF_SUIT: [[u8; 1]; 4] = [[1], [4], [16], [64]];
+/// Where patterns go.
+trait Sink {
+    /// A family or group of `n` patterns follows; `true`: skip it (it is
+    /// then counted as `n`). Only called with pattern counts, so card-level
+    /// sinks never skip.
+    fn skip(&mut self, n: u32) -> bool;
+    /// Whether the walk can stop.
+    fn done(&self) -> bool {
+        false
+    }
+    /// One move (pattern mode).
+    fn one(&mut self, m: Move);
+    /// Every card choice of one pattern (card mode): `base` plus one entry of
+    /// each list, the first list varying slowest.
+    fn many(&mut self, combo: Combo, wild: u8, base: u128, l: &Lists);
+}
 
-impl Gen<'_> {
+/// Appends to a vector.
+struct Push<'a>(&'a mut Vec<Move>);
+
+impl Sink for Push<'_> {
+    #[inline(always)]
+    fn skip(&mut self, _: u32) -> bool {
+        false
+    }
+
+    #[inline(always)]
+    fn one(&mut self, m: Move) {
+        self.0.push(m);
+    }
+
     #[inline]
-    fn emit(&mut self, combo: Combo, wild: u8, p: &Parts) {
-        let level = self.c.level;
-        let mut base: u128 = (wild as u128) << (8 * level as u32);
-        let mut lists: [&[u8]; 5] = [&[]; 5];
-        let mut shifts = [0u32; 5];
-        let mut m = 0;
-        for i in 0..p.n {
-            let r = p.rank[i];
-            let k = p.take[i];
-            if r >= RANK_BJ {
-                let face = if r == RANK_BJ { 52 } else { 53 };
-                base += (k as u128) << (2 * face);
-                continue;
-            }
-            let a = self.c.avail[r as usize];
-            shifts[m] = 8 * r as u32;
-            lists[m] = if p.suit != NO_SUIT {
-                &ONE_OF_SUIT[p.suit as usize]
-            } else if self.mode == Mode::Pattern {
-                base |= (self.t.first(a, k) as u128) << shifts[m];
-                continue;
-            } else {
-                self.t.subs(a, k)
-            };
-            m += 1;
-        }
-        let out = &mut *self.out;
+    fn many(&mut self, combo: Combo, wild: u8, base: u128, l: &Lists) {
+        let out = &mut *self.0;
         let mk = |cards: u128| Move { cards: CardSet(cards), combo, wild };
-        match m {
+        let sh = l.shift;
+        match l.n {
             0 => out.push(mk(base)),
             1 => {
-                for &b0 in lists[0] {
-                    out.push(mk(base | (b0 as u128) << shifts[0]));
+                out.reserve(l.list[0].len());
+                for &b0 in l.list[0] {
+                    out.push(mk(base | (b0 as u128) << sh[0]));
                 }
             }
             2 => {
-                for &b0 in lists[0] {
-                    let x0 = base | (b0 as u128) << shifts[0];
-                    for &b1 in lists[1] {
-                        out.push(mk(x0 | (b1 as u128) << shifts[1]));
+                out.reserve(l.list[0].len() * l.list[1].len());
+                for &b0 in l.list[0] {
+                    let x0 = base | (b0 as u128) << sh[0];
+                    for &b1 in l.list[1] {
+                        out.push(mk(x0 | (b1 as u128) << sh[1]));
                     }
                 }
             }
             3 => {
-                for &b0 in lists[0] {
-                    let x0 = base | (b0 as u128) << shifts[0];
-                    for &b1 in lists[1] {
-                        let x1 = x0 | (b1 as u128) << shifts[1];
-                        for &b2 in lists[2] {
-                            out.push(mk(x1 | (b2 as u128) << shifts[2]));
+                for &b0 in l.list[0] {
+                    let x0 = base | (b0 as u128) << sh[0];
+                    for &b1 in l.list[1] {
+                        let x1 = x0 | (b1 as u128) << sh[1];
+                        for &b2 in l.list[2] {
+                            out.push(mk(x1 | (b2 as u128) << sh[2]));
                         }
                     }
                 }
             }
             _ => {
-                // Straights: four or five ranks one card each.
+                // Straights: four or five ranks, one card each.
+                let m = l.n;
                 let mut idx = [0usize; 5];
                 'outer: loop {
                     let mut x = base;
                     for j in 0..m {
-                        x |= (lists[j][idx[j]] as u128) << shifts[j];
+                        x |= (l.list[j][idx[j]] as u128) << sh[j];
                     }
                     out.push(mk(x));
                     let mut j = m;
@@ -225,7 +431,7 @@ impl Gen<'_> {
                         }
                         j -= 1;
                         idx[j] += 1;
-                        if idx[j] < lists[j].len() {
+                        if idx[j] < l.list[j].len() {
                             break;
                         }
                         idx[j] = 0;
@@ -234,276 +440,564 @@ impl Gen<'_> {
             }
         }
     }
+}
+
+/// Counts moves.
+struct Count<const CARDS: bool>(u64);
+
+impl<const CARDS: bool> Sink for Count<CARDS> {
+    #[inline(always)]
+    fn skip(&mut self, n: u32) -> bool {
+        if !CARDS {
+            self.0 += n as u64;
+        }
+        !CARDS
+    }
+
+    #[inline(always)]
+    fn one(&mut self, _: Move) {
+        self.0 += 1;
+    }
+
+    #[inline(always)]
+    fn many(&mut self, _: Combo, _: u8, _: u128, l: &Lists) {
+        self.0 += l.weight();
+    }
+}
+
+/// Finds the move of index `k`.
+struct Nth<const CARDS: bool> {
+    k: u64,
+    found: Option<Move>,
+}
+
+impl<const CARDS: bool> Sink for Nth<CARDS> {
+    #[inline(always)]
+    fn skip(&mut self, n: u32) -> bool {
+        if self.found.is_some() {
+            return true;
+        }
+        if !CARDS && self.k >= n as u64 {
+            self.k -= n as u64;
+            return true;
+        }
+        false
+    }
+
+    #[inline(always)]
+    fn done(&self) -> bool {
+        self.found.is_some()
+    }
+
+    #[inline(always)]
+    fn one(&mut self, m: Move) {
+        if self.found.is_none() {
+            if self.k == 0 {
+                self.found = Some(m);
+            } else {
+                self.k -= 1;
+            }
+        }
+    }
 
     #[inline]
-    fn value_ok(&self, rank: u8, w: &Want) -> bool {
-        rank_value(rank, self.c.level) as i16 > w.min_value
+    fn many(&mut self, combo: Combo, wild: u8, base: u128, l: &Lists) {
+        if self.found.is_some() {
+            return;
+        }
+        let w = l.weight();
+        if self.k >= w {
+            self.k -= w;
+            return;
+        }
+        // Mixed radix, the last list varying fastest.
+        let mut k = self.k;
+        let mut x = base;
+        for j in (0..l.n).rev() {
+            let len = l.list[j].len() as u64;
+            x |= (l.list[j][(k % len) as usize] as u128) << l.shift[j];
+            k /= len;
+        }
+        self.found = Some(Move { cards: CardSet(x), combo, wild });
+    }
+}
+
+/// A hand prepared for listing its legal plays against one top (or leading).
+///
+/// `generate`, `count` and `nth` agree: `nth(mode, k)` is element `k` of the
+/// list `generate(mode, …)` appends, and `count(mode)` is its length.
+/// Preparing costs a few dozen instructions, so a random policy can call
+/// `count` then `nth` instead of listing every play.
+#[derive(Clone, Copy)]
+pub struct MoveGen {
+    c: Counts,
+    t: &'static SubTables,
+    rules: ComboRules,
+    /// Non-bomb kind to list; `None`: every kind (leading) or none (after a bomb).
+    kind: Option<Kind>,
+    leading: bool,
+    /// Ranks (0..=14) whose value beats the top, for rank-valued kinds.
+    vmask: u16,
+    /// Runs must start at a ladder position above this.
+    min_pos: i32,
+    /// Bombs must have a power above this.
+    min_power: i32,
+}
+
+impl MoveGen {
+    /// Prepares `hand` at `level` against `top` (`None`: leading).
+    #[inline]
+    pub fn new(hand: CardSet, level: u8, top: Option<Combo>, rules: ComboRules) -> MoveGen {
+        let (kind, leading, min_value, min_power) = match top {
+            None => (None, true, -1, 0),
+            Some(t) if t.kind.is_bomb() => (None, false, i32::MAX, t.bomb_power(level) as i32),
+            Some(t) => (Some(t.kind), false, t.value(level) as i32, 0),
+        };
+        MoveGen {
+            c: Counts::new(hand, level),
+            t: tables(),
+            rules,
+            kind,
+            leading,
+            vmask: value_mask(level, min_value),
+            min_pos: min_value,
+            min_power,
+        }
     }
 
-    fn singles(&mut self, w: &Want) {
-        for r in 0..15u8 {
-            if self.c.nat[r as usize] >= 1 && self.value_ok(r, w) {
-                let mut p = Parts::new();
-                p.push(r, 1);
-                self.emit(Combo::new(Kind::Single, r, 1), 0, &p);
+    /// Appends every legal play to `out` (not cleared), in the order of [`generate`].
+    #[inline]
+    pub fn generate(&self, mode: Mode, out: &mut Vec<Move>) {
+        let mut s = Push(out);
+        match mode {
+            Mode::Pattern => self.walk::<false, _>(&mut s),
+            Mode::Cards => self.walk::<true, _>(&mut s),
+        }
+    }
+
+    /// Number of legal plays (passing aside).
+    #[inline]
+    pub fn count(&self, mode: Mode) -> usize {
+        match mode {
+            Mode::Pattern => {
+                let mut s = Count::<false>(0);
+                self.walk::<false, _>(&mut s);
+                s.0 as usize
             }
-            if r == self.c.level && self.c.wild >= 1 && self.value_ok(r, w) {
-                self.emit(Combo::new(Kind::Single, r, 1), 1, &Parts::new());
+            Mode::Cards => {
+                let mut s = Count::<true>(0);
+                self.walk::<true, _>(&mut s);
+                s.0 as usize
             }
         }
     }
 
-    fn pairs(&mut self, w: &Want) {
-        for r in 0..15u8 {
-            if !self.value_ok(r, w) {
-                continue;
+    /// The legal play of index `k` in the order of [`generate`]; `None` when
+    /// `k >= count(mode)`.
+    #[inline]
+    pub fn nth(&self, mode: Mode, k: usize) -> Option<Move> {
+        match mode {
+            Mode::Pattern => {
+                let mut s = Nth::<false> { k: k as u64, found: None };
+                self.walk::<false, _>(&mut s);
+                s.found
             }
-            let n = self.c.nat[r as usize];
-            let combo = Combo::new(Kind::Pair, r, 2);
-            if n >= 2 {
-                let mut p = Parts::new();
-                p.push(r, 2);
-                self.emit(combo, 0, &p);
-            }
-            if r < 13 && n >= 1 && self.c.wild >= 1 {
-                let mut p = Parts::new();
-                p.push(r, 1);
-                self.emit(combo, 1, &p);
-            }
-            if r == self.c.level && self.c.wild == 2 {
-                self.emit(combo, 2, &Parts::new());
+            Mode::Cards => {
+                let mut s = Nth::<true> { k: k as u64, found: None };
+                self.walk::<true, _>(&mut s);
+                s.found
             }
         }
     }
 
-    /// Same-rank plays of `size` cards (triples, bombs) of rank `r`.
-    fn same_rank(&mut self, kind: Kind, r: u8, size: u8) {
-        let n = self.c.nat[r as usize];
-        for k in 0..=self.c.wild.min(size - 1) {
-            if n + k >= size {
-                let mut p = Parts::new();
-                p.push(r, size - k);
-                self.emit(Combo::new(kind, r, size), k, &p);
-            }
+    #[inline(always)]
+    fn wants(&self, kind: Kind) -> bool {
+        self.leading || self.kind == Some(kind)
+    }
+
+    #[inline(always)]
+    fn walk<const CARDS: bool, S: Sink>(&self, s: &mut S) {
+        if self.wants(Kind::Single) {
+            self.singles::<CARDS, S>(s);
+        }
+        if self.wants(Kind::Pair) && !s.done() {
+            self.pairs::<CARDS, S>(s);
+        }
+        if self.wants(Kind::Triple) && !s.done() {
+            self.triples::<CARDS, S>(s);
+        }
+        if self.wants(Kind::FullHouse) && !s.done() {
+            self.full_houses::<CARDS, S>(s);
+        }
+        if self.wants(Kind::Straight) && !s.done() {
+            self.straights::<CARDS, S>(s);
+        }
+        if self.wants(Kind::Tube) && !s.done() {
+            self.tubes::<CARDS, S>(s);
+        }
+        if self.wants(Kind::Plate) && !s.done() {
+            self.plates::<CARDS, S>(s);
+        }
+        if !s.done() {
+            self.bombs::<CARDS, S>(s);
         }
     }
 
-    fn triples(&mut self, w: &Want) {
-        for r in 0..13u8 {
-            if self.value_ok(r, w) && self.c.nat[r as usize] + self.c.wild >= 3 {
-                self.same_rank(Kind::Triple, r, 3);
+    /// Adds `take` natural cards of rank `r` (0..=12): the lowest-index ones
+    /// at pattern level, a list of choices at card level.
+    #[inline(always)]
+    fn part<const CARDS: bool>(&self, r: u8, take: u8, base: &mut u128, l: &mut Lists) {
+        let a = self.c.avail(r);
+        if CARDS {
+            if take > 0 {
+                l.shift[l.n] = 8 * r as u32;
+                l.list[l.n] = self.t.subs(a, take);
+                l.n += 1;
             }
+        } else {
+            *base |= (self.t.first(a, take) as u128) << (8 * r as u32);
         }
     }
 
-    fn full_houses(&mut self, w: &Want) {
-        let wild = self.c.wild;
-        for t in 0..13u8 {
-            let nt_have = self.c.nat[t as usize];
-            if nt_have == 0 || nt_have + wild < 3 || !self.value_ok(t, w) {
-                continue;
-            }
-            let combo = Combo::new(Kind::FullHouse, t, 5);
-            for kt in 0..=wild.min(2) {
-                let nt = 3 - kt;
-                if nt_have < nt {
-                    continue;
-                }
-                let rem = wild - kt;
-                // Pair made of two wildcards.
-                if rem >= 2 {
-                    let mut p = Parts::new();
-                    p.push(t, nt);
-                    self.emit(combo, kt + 2, &p);
-                }
-                for pr in 0..15u8 {
-                    if pr == t {
-                        continue;
-                    }
-                    let np_have = self.c.nat[pr as usize];
-                    if pr >= 13 {
-                        if np_have == 2 && self.rules.joker_pair_in_full_house {
-                            let mut p = Parts::new();
-                            p.push(t, nt);
-                            p.push(pr, 2);
-                            self.emit(combo, kt, &p);
-                        }
-                        continue;
-                    }
-                    for kp in 0..=rem.min(1) {
-                        if np_have >= 2 - kp {
-                            let mut p = Parts::new();
-                            p.push(t, nt);
-                            p.push(pr, 2 - kp);
-                            self.emit(combo, kt + kp, &p);
-                        }
-                    }
-                }
-            }
+    /// Adds `take` cards of rank `r`, natural or joker.
+    #[inline(always)]
+    fn any_part<const CARDS: bool>(&self, r: u8, take: u8, base: &mut u128, l: &mut Lists) {
+        if r >= RANK_BJ {
+            *base += (take as u128) << (if r == RANK_BJ { 104 } else { 106 });
+        } else {
+            self.part::<CARDS>(r, take, base, l);
         }
     }
 
-    /// Runs of `len` ranks, `copies` each, from ladder positions above `min_pos`.
-    fn runs(&mut self, kind: Kind, len: u8, copies: u8, min_pos: i16) {
-        let wild = self.c.wild;
-        let positions = 15 - len;
-        for pos in 0..positions {
-            if (pos as i16) <= min_pos {
-                continue;
-            }
-            // Deficit: wildcards needed at minimum.
-            let mut deficit = 0u8;
-            for i in 0..len {
-                let n = self.c.nat[ladder_rank(pos + i) as usize];
-                deficit += copies.saturating_sub(n);
-            }
-            if deficit > wild {
-                continue;
-            }
-            let start = ladder_rank(pos);
-            let combo = Combo::new(kind, start, len * copies);
-            if copies == 1 {
-                let window = (self.c.ladder[1] >> pos) & 0x1F;
-                let missing = !window & 0x1F;
-                for &mask in WILD_MASKS.iter() {
-                    let mask = mask as u16;
-                    if mask & missing != missing || mask.count_ones() as u8 > wild {
-                        continue;
-                    }
-                    let mut p = Parts::new();
-                    for i in 0..5u8 {
-                        if mask >> i & 1 == 0 {
-                            p.push(ladder_rank(pos + i), 1);
-                        }
-                    }
-                    self.emit(combo, mask.count_ones() as u8, &p);
-                }
-                continue;
-            }
-            // Tubes and plates: wildcards per rank k_i in 0..=2.
-            let mut k = [0u8; 3];
-            let total = 3u32.pow(len as u32);
-            for code in 0..total {
-                let mut c = code;
-                let mut used = 0u8;
-                let mut ok = true;
-                for i in 0..len as usize {
-                    k[i] = (c % 3) as u8;
-                    c /= 3;
-                    used += k[i];
-                    let n = self.c.nat[ladder_rank(pos + i as u8) as usize];
-                    if n + k[i] < copies {
-                        ok = false;
-                    }
-                }
-                if !ok || used > wild {
-                    continue;
-                }
-                let mut p = Parts::new();
-                for i in 0..len as usize {
-                    p.push(ladder_rank(pos + i as u8), copies - k[i]);
-                }
-                self.emit(combo, used, &p);
-            }
+    #[inline(always)]
+    fn fin<const CARDS: bool, S: Sink>(&self, s: &mut S, combo: Combo, wild: u8, base: u128, l: &Lists) {
+        let base = base | self.c.wild_bits(wild);
+        if CARDS {
+            s.many(combo, wild, base, l);
+        } else {
+            s.one(Move { cards: CardSet(base), combo, wild });
         }
     }
 
-    fn bombs(&mut self, min_power: u16) {
+    /// One play of `take` cards of rank `r` (natural or joker) plus `wild` wildcards.
+    #[inline(always)]
+    fn same<const CARDS: bool, S: Sink>(&self, s: &mut S, combo: Combo, r: u8, take: u8, wild: u8) {
+        let mut base = 0u128;
+        let mut l = Lists::new();
+        if take > 0 {
+            self.any_part::<CARDS>(r, take, &mut base, &mut l);
+        }
+        self.fin::<CARDS, S>(s, combo, wild, base, &l);
+    }
+
+    fn singles<const CARDS: bool, S: Sink>(&self, s: &mut S) {
+        let level = self.c.level;
+        let m = self.c.ge(1) & self.vmask;
+        let wild_single = self.c.wild >= 1 && (self.vmask >> level) & 1 != 0;
+        if s.skip(m.count_ones() + wild_single as u32) {
+            return;
+        }
+        // Natural singles by rank; the wildcard single right after the
+        // natural single of the level rank.
+        let low = (2u16 << level) - 1;
+        for r in bits(m & low) {
+            self.same::<CARDS, S>(s, Combo::new(Kind::Single, r, 1), r, 1, 0);
+        }
+        if wild_single {
+            self.same::<CARDS, S>(s, Combo::new(Kind::Single, level, 1), level, 0, 1);
+        }
+        for r in bits(m & !low) {
+            self.same::<CARDS, S>(s, Combo::new(Kind::Single, r, 1), r, 1, 0);
+        }
+    }
+
+    fn pairs<const CARDS: bool, S: Sink>(&self, s: &mut S) {
         let level = self.c.level;
         let wild = self.c.wild;
-        // Same-rank bombs, by size then rank.
-        for size in 4..=10u8 {
-            for r in 0..13u8 {
-                if self.c.nat[r as usize] + wild < size {
-                    continue;
-                }
-                if Combo::new(Kind::Bomb, r, size).bomb_power(level) <= min_power {
-                    continue;
-                }
-                self.same_rank(Kind::Bomb, r, size);
+        let vm = self.vmask;
+        let g1 = self.c.ge(1) & vm;
+        let g2 = self.c.ge(2) & vm;
+        let wild_pair = wild == 2 && (vm >> level) & 1 != 0;
+        let one_wild = if wild >= 1 { g1 & NATURAL_RANKS } else { 0 };
+        let n = g2.count_ones() + one_wild.count_ones() + wild_pair as u32;
+        if s.skip(n) {
+            return;
+        }
+        let ranks = g1 | ((wild_pair as u16) << level);
+        for r in bits(ranks) {
+            let combo = Combo::new(Kind::Pair, r, 2);
+            if (g2 >> r) & 1 != 0 {
+                self.same::<CARDS, S>(s, combo, r, 2, 0);
+            }
+            if (one_wild >> r) & 1 != 0 {
+                self.same::<CARDS, S>(s, combo, r, 1, 1);
+            }
+            if wild_pair && r == level {
+                self.same::<CARDS, S>(s, combo, r, 0, 2);
             }
         }
-        // Straight flushes.
-        for pos in 0..10u8 {
-            let start = ladder_rank(pos);
-            let combo0 = Combo { kind: Kind::StraightFlush, rank: start, size: 5, suit: 0 };
-            if combo0.bomb_power(level) <= min_power {
+    }
+
+    fn triples<const CARDS: bool, S: Sink>(&self, s: &mut S) {
+        let wild = self.c.wild;
+        let vm = self.vmask & NATURAL_RANKS;
+        let mut n = (self.c.ge(3) & vm).count_ones();
+        if wild >= 1 {
+            n += (self.c.ge(2) & vm).count_ones();
+        }
+        if wild >= 2 {
+            n += (self.c.ge(1) & vm).count_ones();
+        }
+        if s.skip(n) {
+            return;
+        }
+        for r in bits(self.c.ge(3 - wild) & vm) {
+            let combo = Combo::new(Kind::Triple, r, 3);
+            let have = self.c.nat(r);
+            for k in 3u8.saturating_sub(have)..=wild {
+                self.same::<CARDS, S>(s, combo, r, 3 - k, k);
+            }
+        }
+    }
+
+    fn full_houses<const CARDS: bool, S: Sink>(&self, s: &mut S) {
+        let wild = self.c.wild;
+        let g1 = self.c.ge(1) & NATURAL_RANKS;
+        let g2 = self.c.ge(2) & NATURAL_RANKS;
+        let jokers = self.rules.joker_pair_in_full_house;
+        let bj = jokers && self.c.nat(RANK_BJ) == 2;
+        let rj = jokers && self.c.nat(RANK_RJ) == 2;
+        let nj = bj as u32 + rj as u32;
+        for t in bits(self.c.ge(3 - wild) & self.vmask & NATURAL_RANKS) {
+            let combo = Combo::new(Kind::FullHouse, t, 5);
+            let not_t = !(1u16 << t);
+            let (p2, p1) = (g2 & not_t, g1 & not_t);
+            let (n2, n1) = (p2.count_ones(), p1.count_ones());
+            for kt in 3u8.saturating_sub(self.c.nat(t))..=wild {
+                let rem = wild - kt;
+                let n = (rem >= 2) as u32 + n2 + if rem >= 1 { n1 } else { 0 } + nj;
+                if s.skip(n) {
+                    continue;
+                }
+                let mut tb = 0u128;
+                let mut tl = Lists::new();
+                self.part::<CARDS>(t, 3 - kt, &mut tb, &mut tl);
+                // Pair of two wildcards.
+                if rem >= 2 {
+                    self.fin::<CARDS, S>(s, combo, kt + 2, tb, &tl);
+                }
+                for pr in bits(if rem >= 1 { p1 } else { p2 }) {
+                    if (p2 >> pr) & 1 != 0 {
+                        let (mut b, mut l) = (tb, tl);
+                        self.part::<CARDS>(pr, 2, &mut b, &mut l);
+                        self.fin::<CARDS, S>(s, combo, kt, b, &l);
+                    }
+                    if rem >= 1 {
+                        let (mut b, mut l) = (tb, tl);
+                        self.part::<CARDS>(pr, 1, &mut b, &mut l);
+                        self.fin::<CARDS, S>(s, combo, kt + 1, b, &l);
+                    }
+                }
+                if bj {
+                    self.fin::<CARDS, S>(s, combo, kt, tb + 2 * ONE_BJ, &tl);
+                }
+                if rj {
+                    self.fin::<CARDS, S>(s, combo, kt, tb + 2 * ONE_RJ, &tl);
+                }
+            }
+        }
+    }
+
+    fn straights<const CARDS: bool, S: Sink>(&self, s: &mut S) {
+        let wild = self.c.wild;
+        let ladder = to_ladder(self.c.ge(1) & NATURAL_RANKS);
+        let lim = WILD_MASKS_UP_TO[wild as usize];
+        let windows = completable(&[!ladder], 5, wild) & positions(self.min_pos.saturating_add(1), 10);
+        for pos in bits(windows) {
+            let missing = !(ladder >> pos) & 0x1F;
+            let nm = missing.count_ones() as u8;
+            if s.skip(RUN5_PATTERNS[wild as usize][nm as usize] as u32) {
                 continue;
             }
-            for s in 0..4u8 {
-                let window = (self.c.suit_ladder[s as usize] >> pos) & 0x1F;
-                let missing = !window & 0x1F;
+            let combo = Combo::new(Kind::Straight, LADDER[pos as usize], 5);
+            for &mask in &WILD_MASKS[..lim] {
+                let mask = mask as u16;
+                if mask & missing != missing {
+                    continue;
+                }
+                let mut base = 0u128;
+                let mut l = Lists::new();
+                for i in 0..5u8 {
+                    if (mask >> i) & 1 == 0 {
+                        self.part::<CARDS>(LADDER[(pos + i) as usize], 1, &mut base, &mut l);
+                    }
+                }
+                self.fin::<CARDS, S>(s, combo, mask.count_ones() as u8, base, &l);
+            }
+        }
+    }
+
+    fn tubes<const CARDS: bool, S: Sink>(&self, s: &mut S) {
+        let wild = self.c.wild;
+        let l1 = to_ladder(self.c.ge(1) & NATURAL_RANKS);
+        let l2 = to_ladder(self.c.ge(2) & NATURAL_RANKS);
+        let windows = completable(&[!l1, !l2], 3, wild) & positions(self.min_pos.saturating_add(1), 12);
+        for pos in bits(windows) {
+            let r = [LADDER[pos as usize], LADDER[pos as usize + 1], LADDER[pos as usize + 2]];
+            let d = r.map(|r| 2u8.saturating_sub(self.c.nat(r)));
+            if s.skip(TUBE_COUNT[wild as usize][d[0] as usize][d[1] as usize][d[2] as usize] as u32) {
+                continue;
+            }
+            let combo = Combo::new(Kind::Tube, r[0], 6);
+            for k in TUBE_KS {
+                let used = k[0] + k[1] + k[2];
+                if used > wild || k[0] < d[0] || k[1] < d[1] || k[2] < d[2] {
+                    continue;
+                }
+                let mut base = 0u128;
+                let mut l = Lists::new();
+                for i in 0..3 {
+                    self.part::<CARDS>(r[i], 2 - k[i], &mut base, &mut l);
+                }
+                self.fin::<CARDS, S>(s, combo, used, base, &l);
+            }
+        }
+    }
+
+    fn plates<const CARDS: bool, S: Sink>(&self, s: &mut S) {
+        let wild = self.c.wild;
+        let l1 = to_ladder(self.c.ge(1) & NATURAL_RANKS);
+        let l2 = to_ladder(self.c.ge(2) & NATURAL_RANKS);
+        let l3 = to_ladder(self.c.ge(3) & NATURAL_RANKS);
+        let windows = completable(&[!l1, !l2, !l3], 2, wild) & positions(self.min_pos.saturating_add(1), 13);
+        for pos in bits(windows) {
+            let r = [LADDER[pos as usize], LADDER[pos as usize + 1]];
+            let d = r.map(|r| 3u8.saturating_sub(self.c.nat(r)));
+            if s.skip(PLATE_COUNT[wild as usize][d[0] as usize][d[1] as usize] as u32) {
+                continue;
+            }
+            let combo = Combo::new(Kind::Plate, r[0], 6);
+            for k in PLATE_KS {
+                let used = k[0] + k[1];
+                if used > wild || k[0] < d[0] || k[1] < d[1] {
+                    continue;
+                }
+                let mut base = 0u128;
+                let mut l = Lists::new();
+                for i in 0..2 {
+                    self.part::<CARDS>(r[i], 3 - k[i], &mut base, &mut l);
+                }
+                self.fin::<CARDS, S>(s, combo, used, base, &l);
+            }
+        }
+    }
+
+    fn bombs<const CARDS: bool, S: Sink>(&self, s: &mut S) {
+        let level = self.c.level;
+        let wild = self.c.wild;
+        let p = self.min_power;
+        // Same-rank bombs, by size then rank (then wildcards used).
+        let mut size = 4u8;
+        while size <= 10 && self.c.any_ge(size - wild) {
+            let vm = value_mask(level, p - 32 * bomb_tier(size)) & NATURAL_RANKS;
+            let ranks = self.c.ge(size - wild) & vm;
+            let mut n = ranks.count_ones();
+            if wild >= 1 {
+                n += (self.c.ge(size - wild + 1) & vm).count_ones();
+            }
+            if wild >= 2 {
+                n += (self.c.ge(size) & vm).count_ones();
+            }
+            if !s.skip(n) {
+                for r in bits(ranks) {
+                    let combo = Combo::new(Kind::Bomb, r, size);
+                    for k in size.saturating_sub(self.c.nat(r))..=wild {
+                        self.same::<CARDS, S>(s, combo, r, size - k, k);
+                    }
+                }
+            }
+            size += 1;
+        }
+        // Straight flushes (power 3 * 32 + position): only where a straight is.
+        let sf_pos = positions(p - 96 + 1, 10);
+        if sf_pos != 0 && !s.done() {
+            let ladder = to_ladder(self.c.ge(1) & NATURAL_RANKS);
+            let windows = completable(&[!ladder], 5, wild) & sf_pos;
+            if windows != 0 {
+                self.straight_flushes::<CARDS, S>(s, windows);
+            }
+        }
+        if self.c.nat(RANK_BJ) == 2 && self.c.nat(RANK_RJ) == 2 && 9 * 32 + 15 > p {
+            self.fin::<CARDS, S>(s, Combo::new(Kind::JokerBomb, RANK_RJ, 4), 0, 2 * ONE_BJ + 2 * ONE_RJ, &Lists::new());
+        }
+    }
+
+    /// Straight flushes in the run windows `windows`, by position then suit.
+    fn straight_flushes<const CARDS: bool, S: Sink>(&self, s: &mut S, windows: u16) {
+        let wild = self.c.wild;
+        let need = 5 - wild as u32;
+        let mut ladders = [0u16; 4];
+        let mut windows_any = 0u16;
+        for (suit, lad) in ladders.iter_mut().enumerate() {
+            let (l, n) = self.c.suit_ladder(suit as u8);
+            if n >= need {
+                *lad = l;
+                windows_any |= completable(&[!l], 5, wild);
+            }
+        }
+        let lim = WILD_MASKS_UP_TO[wild as usize];
+        for pos in bits(windows & windows_any) {
+            let start = LADDER[pos as usize];
+            for suit in 0..4u8 {
+                let missing = !(ladders[suit as usize] >> pos) & 0x1F;
                 let nm = missing.count_ones() as u8;
                 if nm > wild {
                     continue;
                 }
-                for &mask in WILD_MASKS.iter() {
+                if s.skip(RUN5_PATTERNS[wild as usize][nm as usize] as u32) {
+                    continue;
+                }
+                let combo = Combo { kind: Kind::StraightFlush, rank: start, size: 5, suit };
+                for &mask in &WILD_MASKS[..lim] {
                     let mask = mask as u16;
-                    if mask & missing != missing || mask.count_ones() as u8 > wild {
+                    if mask & missing != missing {
                         continue;
                     }
-                    let mut p = Parts::new();
-                    p.suit = s;
+                    let mut base = 0u128;
                     for i in 0..5u8 {
-                        if mask >> i & 1 == 0 {
-                            p.push(ladder_rank(pos + i), 1);
+                        if (mask >> i) & 1 == 0 {
+                            base |= 1u128 << (8 * LADDER[(pos + i) as usize] as u32 + 2 * suit as u32);
                         }
                     }
-                    let combo = Combo { suit: s, ..combo0 };
-                    self.emit(combo, mask.count_ones() as u8, &p);
+                    self.fin::<CARDS, S>(s, combo, mask.count_ones() as u8, base, &Lists::new());
                 }
             }
         }
-        if self.c.nat[13] == 2 && self.c.nat[14] == 2 {
-            let combo = Combo::new(Kind::JokerBomb, RANK_RJ, 4);
-            if combo.bomb_power(level) > min_power {
-                let mut p = Parts::new();
-                p.push(RANK_BJ, 2);
-                p.push(RANK_RJ, 2);
-                self.emit(combo, 0, &p);
-            }
-        }
-    }
-
-    fn run(&mut self, w: Want) {
-        let all = w.leading;
-        let k = w.kind;
-        let want = |kind| all || k == Some(kind);
-        if want(Kind::Single) {
-            self.singles(&w);
-        }
-        if want(Kind::Pair) {
-            self.pairs(&w);
-        }
-        if want(Kind::Triple) {
-            self.triples(&w);
-        }
-        if want(Kind::FullHouse) {
-            self.full_houses(&w);
-        }
-        if want(Kind::Straight) {
-            self.runs(Kind::Straight, 5, 1, w.min_value);
-        }
-        if want(Kind::Tube) {
-            self.runs(Kind::Tube, 3, 2, w.min_value);
-        }
-        if want(Kind::Plate) {
-            self.runs(Kind::Plate, 2, 3, w.min_value);
-        }
-        self.bombs(w.min_power);
     }
 }
 
 /// Appends to `out` every legal play from `hand` at `level` against `top`
 /// (`None`: leading). `out` is not cleared.
+///
+/// Order: non-bomb kinds in `KINDS` order (each by rank or run position,
+/// then by wildcards used), then same-rank bombs by size then rank, then
+/// straight flushes by position then suit, then the joker bomb.
+#[inline]
 pub fn generate(hand: CardSet, level: u8, top: Option<Combo>, mode: Mode, rules: ComboRules, out: &mut Vec<Move>) {
-    let want = match top {
-        None => Want { kind: None, leading: true, min_value: -1, min_power: 0 },
-        Some(t) if t.kind.is_bomb() => Want { kind: None, leading: false, min_value: i16::MAX, min_power: t.bomb_power(level) },
-        Some(t) => Want { kind: Some(t.kind), leading: false, min_value: t.value(level) as i16, min_power: 0 },
-    };
-    let mut g = Gen { c: Counts::new(hand, level), t: tables(), mode, rules, out };
-    g.run(want);
+    MoveGen::new(hand, level, top, rules).generate(mode, out);
+}
+
+/// Number of legal plays `generate` lists (passing aside).
+#[inline]
+pub fn count_moves(hand: CardSet, level: u8, top: Option<Combo>, mode: Mode, rules: ComboRules) -> usize {
+    MoveGen::new(hand, level, top, rules).count(mode)
+}
+
+/// Play `k` of the list `generate` makes, without making the list; `None`
+/// when `k` is not below `count_moves`.
+#[inline]
+pub fn nth_move(hand: CardSet, level: u8, top: Option<Combo>, mode: Mode, rules: ComboRules, k: usize) -> Option<Move> {
+    MoveGen::new(hand, level, top, rules).nth(mode, k)
 }
 
 /// Every legal play, in a new vector.
@@ -578,6 +1072,479 @@ pub fn wildcard_meaning(mv: &Move, level: u8) -> Vec<Card> {
     out
 }
 
+
+/// The generator as first written (one loop per family over every rank),
+/// kept as the reference that the fast walker must match move for move.
+#[cfg(test)]
+pub(crate) mod reference {
+    use super::{ComboRules, Mode, Move};
+    use crate::card::{RANK_A, RANK_BJ, RANK_RJ};
+    use crate::cardset::{byte_count, CardSet};
+    use crate::combo::{ladder_rank, rank_value, Combo, Kind, NO_SUIT};
+    use crate::tables::{tables, SubTables};
+
+    const WILD_MASKS: [u8; 16] = [
+        0, 1, 2, 4, 8, 16, 3, 5, 9, 17, 6, 10, 18, 12, 20, 24,
+    ];
+
+    /// Per-hand counts that generation reads.
+    struct Counts {
+        level: u8,
+        wild: u8,
+        /// Natural (non-wildcard) cards of each rank; 13, 14 = jokers.
+        nat: [u8; 15],
+        /// Natural suit-count byte of each rank.
+        avail: [u8; 13],
+        /// Bit i: ladder position i (A 2 … K A) has at least 1 / 2 / 3 natural cards.
+        ladder: [u16; 4],
+        /// Per suit, bit i: ladder position i has a natural card of that suit.
+        suit_ladder: [u16; 4],
+    }
+
+    fn to_ladder(by_rank: u16) -> u16 {
+        (by_rank << 1) | ((by_rank >> RANK_A) & 1)
+    }
+
+    impl Counts {
+        fn new(hand: CardSet, level: u8) -> Counts {
+            let mut avail = [0u8; 13];
+            let mut nat = [0u8; 15];
+            let mut by_count = [0u16; 4];
+            let mut by_suit = [0u16; 4];
+            for r in 0..13u8 {
+                let mut b = hand.rank_byte(r);
+                if r == level {
+                    b &= !3; // hearts of the level rank are the wildcards
+                }
+                avail[r as usize] = b;
+                let n = byte_count(b);
+                nat[r as usize] = n;
+                for (k, m) in by_count.iter_mut().enumerate().skip(1) {
+                    if n as usize >= k {
+                        *m |= 1 << r;
+                    }
+                }
+                for (s, m) in by_suit.iter_mut().enumerate() {
+                    if (b >> (2 * s)) & 3 != 0 {
+                        *m |= 1 << r;
+                    }
+                }
+            }
+            nat[13] = hand.rank_count(RANK_BJ);
+            nat[14] = hand.rank_count(RANK_RJ);
+            let wild = hand.rank_byte(level) & 3;
+            Counts {
+                level,
+                wild,
+                nat,
+                avail,
+                ladder: by_count.map(to_ladder),
+                suit_ladder: by_suit.map(to_ladder),
+            }
+        }
+    }
+
+    /// What the generator must produce.
+    #[derive(Clone, Copy)]
+    struct Want {
+        /// Non-bomb kind to list (`None`: every non-bomb kind when leading, none when following a bomb).
+        kind: Option<Kind>,
+        leading: bool,
+        /// Non-bomb plays must have a value above this.
+        min_value: i16,
+        /// Bombs must have a power above this.
+        min_power: u16,
+    }
+
+    struct Gen<'a> {
+        c: Counts,
+        t: &'static SubTables,
+        mode: Mode,
+        rules: ComboRules,
+        out: &'a mut Vec<Move>,
+    }
+
+    /// A pattern's use of natural cards: up to five (rank, copies) parts, and a
+    /// flush suit when every part must be of one suit.
+    #[derive(Clone, Copy)]
+    struct Parts {
+        n: usize,
+        rank: [u8; 5],
+        take: [u8; 5],
+        suit: u8,
+    }
+
+    impl Parts {
+        #[inline]
+        fn new() -> Parts {
+            Parts { n: 0, rank: [0; 5], take: [0; 5], suit: NO_SUIT }
+        }
+        #[inline]
+        fn push(&mut self, rank: u8, take: u8) {
+            if take > 0 {
+                self.rank[self.n] = rank;
+                self.take[self.n] = take;
+                self.n += 1;
+            }
+        }
+    }
+
+    static ONE_OF_SUIT: [[u8; 1]; 4] = [[1], [4], [16], [64]];
+
+    impl Gen<'_> {
+        #[inline]
+        fn emit(&mut self, combo: Combo, wild: u8, p: &Parts) {
+            let level = self.c.level;
+            let mut base: u128 = (wild as u128) << (8 * level as u32);
+            let mut lists: [&[u8]; 5] = [&[]; 5];
+            let mut shifts = [0u32; 5];
+            let mut m = 0;
+            for i in 0..p.n {
+                let r = p.rank[i];
+                let k = p.take[i];
+                if r >= RANK_BJ {
+                    let face = if r == RANK_BJ { 52 } else { 53 };
+                    base += (k as u128) << (2 * face);
+                    continue;
+                }
+                let a = self.c.avail[r as usize];
+                shifts[m] = 8 * r as u32;
+                lists[m] = if p.suit != NO_SUIT {
+                    &ONE_OF_SUIT[p.suit as usize]
+                } else if self.mode == Mode::Pattern {
+                    base |= (self.t.first(a, k) as u128) << shifts[m];
+                    continue;
+                } else {
+                    self.t.subs(a, k)
+                };
+                m += 1;
+            }
+            let out = &mut *self.out;
+            let mk = |cards: u128| Move { cards: CardSet(cards), combo, wild };
+            match m {
+                0 => out.push(mk(base)),
+                1 => {
+                    for &b0 in lists[0] {
+                        out.push(mk(base | (b0 as u128) << shifts[0]));
+                    }
+                }
+                2 => {
+                    for &b0 in lists[0] {
+                        let x0 = base | (b0 as u128) << shifts[0];
+                        for &b1 in lists[1] {
+                            out.push(mk(x0 | (b1 as u128) << shifts[1]));
+                        }
+                    }
+                }
+                3 => {
+                    for &b0 in lists[0] {
+                        let x0 = base | (b0 as u128) << shifts[0];
+                        for &b1 in lists[1] {
+                            let x1 = x0 | (b1 as u128) << shifts[1];
+                            for &b2 in lists[2] {
+                                out.push(mk(x1 | (b2 as u128) << shifts[2]));
+                            }
+                        }
+                    }
+                }
+                _ => {
+                    // Straights: four or five ranks one card each.
+                    let mut idx = [0usize; 5];
+                    'outer: loop {
+                        let mut x = base;
+                        for j in 0..m {
+                            x |= (lists[j][idx[j]] as u128) << shifts[j];
+                        }
+                        out.push(mk(x));
+                        let mut j = m;
+                        loop {
+                            if j == 0 {
+                                break 'outer;
+                            }
+                            j -= 1;
+                            idx[j] += 1;
+                            if idx[j] < lists[j].len() {
+                                break;
+                            }
+                            idx[j] = 0;
+                        }
+                    }
+                }
+            }
+        }
+
+        #[inline]
+        fn value_ok(&self, rank: u8, w: &Want) -> bool {
+            rank_value(rank, self.c.level) as i16 > w.min_value
+        }
+
+        fn singles(&mut self, w: &Want) {
+            for r in 0..15u8 {
+                if self.c.nat[r as usize] >= 1 && self.value_ok(r, w) {
+                    let mut p = Parts::new();
+                    p.push(r, 1);
+                    self.emit(Combo::new(Kind::Single, r, 1), 0, &p);
+                }
+                if r == self.c.level && self.c.wild >= 1 && self.value_ok(r, w) {
+                    self.emit(Combo::new(Kind::Single, r, 1), 1, &Parts::new());
+                }
+            }
+        }
+
+        fn pairs(&mut self, w: &Want) {
+            for r in 0..15u8 {
+                if !self.value_ok(r, w) {
+                    continue;
+                }
+                let n = self.c.nat[r as usize];
+                let combo = Combo::new(Kind::Pair, r, 2);
+                if n >= 2 {
+                    let mut p = Parts::new();
+                    p.push(r, 2);
+                    self.emit(combo, 0, &p);
+                }
+                if r < 13 && n >= 1 && self.c.wild >= 1 {
+                    let mut p = Parts::new();
+                    p.push(r, 1);
+                    self.emit(combo, 1, &p);
+                }
+                if r == self.c.level && self.c.wild == 2 {
+                    self.emit(combo, 2, &Parts::new());
+                }
+            }
+        }
+
+        /// Same-rank plays of `size` cards (triples, bombs) of rank `r`.
+        fn same_rank(&mut self, kind: Kind, r: u8, size: u8) {
+            let n = self.c.nat[r as usize];
+            for k in 0..=self.c.wild.min(size - 1) {
+                if n + k >= size {
+                    let mut p = Parts::new();
+                    p.push(r, size - k);
+                    self.emit(Combo::new(kind, r, size), k, &p);
+                }
+            }
+        }
+
+        fn triples(&mut self, w: &Want) {
+            for r in 0..13u8 {
+                if self.value_ok(r, w) && self.c.nat[r as usize] + self.c.wild >= 3 {
+                    self.same_rank(Kind::Triple, r, 3);
+                }
+            }
+        }
+
+        fn full_houses(&mut self, w: &Want) {
+            let wild = self.c.wild;
+            for t in 0..13u8 {
+                let nt_have = self.c.nat[t as usize];
+                if nt_have == 0 || nt_have + wild < 3 || !self.value_ok(t, w) {
+                    continue;
+                }
+                let combo = Combo::new(Kind::FullHouse, t, 5);
+                for kt in 0..=wild.min(2) {
+                    let nt = 3 - kt;
+                    if nt_have < nt {
+                        continue;
+                    }
+                    let rem = wild - kt;
+                    // Pair made of two wildcards.
+                    if rem >= 2 {
+                        let mut p = Parts::new();
+                        p.push(t, nt);
+                        self.emit(combo, kt + 2, &p);
+                    }
+                    for pr in 0..15u8 {
+                        if pr == t {
+                            continue;
+                        }
+                        let np_have = self.c.nat[pr as usize];
+                        if pr >= 13 {
+                            if np_have == 2 && self.rules.joker_pair_in_full_house {
+                                let mut p = Parts::new();
+                                p.push(t, nt);
+                                p.push(pr, 2);
+                                self.emit(combo, kt, &p);
+                            }
+                            continue;
+                        }
+                        for kp in 0..=rem.min(1) {
+                            if np_have >= 2 - kp {
+                                let mut p = Parts::new();
+                                p.push(t, nt);
+                                p.push(pr, 2 - kp);
+                                self.emit(combo, kt + kp, &p);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        /// Runs of `len` ranks, `copies` each, from ladder positions above `min_pos`.
+        fn runs(&mut self, kind: Kind, len: u8, copies: u8, min_pos: i16) {
+            let wild = self.c.wild;
+            let positions = 15 - len;
+            for pos in 0..positions {
+                if (pos as i16) <= min_pos {
+                    continue;
+                }
+                // Deficit: wildcards needed at minimum.
+                let mut deficit = 0u8;
+                for i in 0..len {
+                    let n = self.c.nat[ladder_rank(pos + i) as usize];
+                    deficit += copies.saturating_sub(n);
+                }
+                if deficit > wild {
+                    continue;
+                }
+                let start = ladder_rank(pos);
+                let combo = Combo::new(kind, start, len * copies);
+                if copies == 1 {
+                    let window = (self.c.ladder[1] >> pos) & 0x1F;
+                    let missing = !window & 0x1F;
+                    for &mask in WILD_MASKS.iter() {
+                        let mask = mask as u16;
+                        if mask & missing != missing || mask.count_ones() as u8 > wild {
+                            continue;
+                        }
+                        let mut p = Parts::new();
+                        for i in 0..5u8 {
+                            if mask >> i & 1 == 0 {
+                                p.push(ladder_rank(pos + i), 1);
+                            }
+                        }
+                        self.emit(combo, mask.count_ones() as u8, &p);
+                    }
+                    continue;
+                }
+                // Tubes and plates: wildcards per rank k_i in 0..=2.
+                let mut k = [0u8; 3];
+                let total = 3u32.pow(len as u32);
+                for code in 0..total {
+                    let mut c = code;
+                    let mut used = 0u8;
+                    let mut ok = true;
+                    for i in 0..len as usize {
+                        k[i] = (c % 3) as u8;
+                        c /= 3;
+                        used += k[i];
+                        let n = self.c.nat[ladder_rank(pos + i as u8) as usize];
+                        if n + k[i] < copies {
+                            ok = false;
+                        }
+                    }
+                    if !ok || used > wild {
+                        continue;
+                    }
+                    let mut p = Parts::new();
+                    for i in 0..len as usize {
+                        p.push(ladder_rank(pos + i as u8), copies - k[i]);
+                    }
+                    self.emit(combo, used, &p);
+                }
+            }
+        }
+
+        fn bombs(&mut self, min_power: u16) {
+            let level = self.c.level;
+            let wild = self.c.wild;
+            // Same-rank bombs, by size then rank.
+            for size in 4..=10u8 {
+                for r in 0..13u8 {
+                    if self.c.nat[r as usize] + wild < size {
+                        continue;
+                    }
+                    if Combo::new(Kind::Bomb, r, size).bomb_power(level) <= min_power {
+                        continue;
+                    }
+                    self.same_rank(Kind::Bomb, r, size);
+                }
+            }
+            // Straight flushes.
+            for pos in 0..10u8 {
+                let start = ladder_rank(pos);
+                let combo0 = Combo { kind: Kind::StraightFlush, rank: start, size: 5, suit: 0 };
+                if combo0.bomb_power(level) <= min_power {
+                    continue;
+                }
+                for s in 0..4u8 {
+                    let window = (self.c.suit_ladder[s as usize] >> pos) & 0x1F;
+                    let missing = !window & 0x1F;
+                    let nm = missing.count_ones() as u8;
+                    if nm > wild {
+                        continue;
+                    }
+                    for &mask in WILD_MASKS.iter() {
+                        let mask = mask as u16;
+                        if mask & missing != missing || mask.count_ones() as u8 > wild {
+                            continue;
+                        }
+                        let mut p = Parts::new();
+                        p.suit = s;
+                        for i in 0..5u8 {
+                            if mask >> i & 1 == 0 {
+                                p.push(ladder_rank(pos + i), 1);
+                            }
+                        }
+                        let combo = Combo { suit: s, ..combo0 };
+                        self.emit(combo, mask.count_ones() as u8, &p);
+                    }
+                }
+            }
+            if self.c.nat[13] == 2 && self.c.nat[14] == 2 {
+                let combo = Combo::new(Kind::JokerBomb, RANK_RJ, 4);
+                if combo.bomb_power(level) > min_power {
+                    let mut p = Parts::new();
+                    p.push(RANK_BJ, 2);
+                    p.push(RANK_RJ, 2);
+                    self.emit(combo, 0, &p);
+                }
+            }
+        }
+
+        fn run(&mut self, w: Want) {
+            let all = w.leading;
+            let k = w.kind;
+            let want = |kind| all || k == Some(kind);
+            if want(Kind::Single) {
+                self.singles(&w);
+            }
+            if want(Kind::Pair) {
+                self.pairs(&w);
+            }
+            if want(Kind::Triple) {
+                self.triples(&w);
+            }
+            if want(Kind::FullHouse) {
+                self.full_houses(&w);
+            }
+            if want(Kind::Straight) {
+                self.runs(Kind::Straight, 5, 1, w.min_value);
+            }
+            if want(Kind::Tube) {
+                self.runs(Kind::Tube, 3, 2, w.min_value);
+            }
+            if want(Kind::Plate) {
+                self.runs(Kind::Plate, 2, 3, w.min_value);
+            }
+            self.bombs(w.min_power);
+        }
+    }
+
+    /// Appends to `out` every legal play from `hand` at `level` against `top`
+    /// (`None`: leading). `out` is not cleared.
+    pub fn generate(hand: CardSet, level: u8, top: Option<Combo>, mode: Mode, rules: ComboRules, out: &mut Vec<Move>) {
+        let want = match top {
+            None => Want { kind: None, leading: true, min_value: -1, min_power: 0 },
+            Some(t) if t.kind.is_bomb() => Want { kind: None, leading: false, min_value: i16::MAX, min_power: t.bomb_power(level) },
+            Some(t) => Want { kind: Some(t.kind), leading: false, min_value: t.value(level) as i16, min_power: 0 },
+        };
+        let mut g = Gen { c: Counts::new(hand, level), t: tables(), mode, rules, out };
+        g.run(want);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -645,4 +1612,121 @@ mod tests {
             }
         }
     }
+
+    /// Hands of every size from seeded deals, with tops of every kind taken
+    /// from other hands' plays.
+    fn sample_positions(n: u64) -> Vec<(CardSet, u8, Option<Combo>, ComboRules)> {
+        use crate::deck::deal;
+        use crate::rng::Rng;
+        let mut out = Vec::new();
+        let mut rng = Rng::new(12345);
+        for seed in 0..n {
+            let hands = deal(&mut Rng::new(seed));
+            let level = rng.below(13) as u8;
+            let size = 1 + rng.below(27) as usize;
+            // A random sub-hand of `size` cards of seat 0 (or the whole hand).
+            let mut cards = hands[0].cards();
+            rng.shuffle(&mut cards);
+            let hand = if seed % 4 == 0 { hands[0] } else { CardSet::from_cards(cards[..size].iter().copied()).unwrap() };
+            let rules = ComboRules { joker_pair_in_full_house: seed % 5 != 0 };
+            out.push((hand, level, None, rules));
+            let other = legal_moves(hands[1], level, None, Mode::Pattern, rules);
+            for _ in 0..4 {
+                let m = other[rng.below(other.len() as u32) as usize];
+                out.push((hand, level, Some(m.combo), rules));
+            }
+            // Tops of the rarer kinds.
+            for kind in [Kind::FullHouse, Kind::Straight, Kind::Tube, Kind::Plate, Kind::Bomb, Kind::StraightFlush] {
+                let of_kind: Vec<_> = other.iter().filter(|m| m.combo.kind == kind).collect();
+                if !of_kind.is_empty() {
+                    let m = of_kind[rng.below(of_kind.len() as u32) as usize];
+                    out.push((hand, level, Some(m.combo), rules));
+                }
+            }
+        }
+        // Special hands: many wildcards and jokers, long runs, big bombs.
+        for (text, level) in [
+            ("2h 2h 3s 3c 3d 4s 4c 5d 5d 6s 7c 8d BJ BJ RJ RJ", 0u8),
+            ("7h 7h 7s 7s 7c 7c 7d 7d 8h 8h 9s Tc Jd Qs Kc Ad", 5),
+            ("Ah As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 5h 5h", 3),
+            ("5h 5h 5s 5s 5c 5c 5d 5d 9h 9h", 7),
+            ("3h 3h", 1),
+            ("Th Jh Qh Kh Ah 2h 2h", 0),
+        ] {
+            let hand = CardSet::parse(text).unwrap();
+            out.push((hand, level, None, ComboRules::default()));
+            for m in legal_moves(hand, level, None, Mode::Pattern, ComboRules::default()) {
+                out.push((hand, level, Some(m.combo), ComboRules::default()));
+            }
+        }
+        // The sample covers every kind of top and every wildcard count.
+        for kind in crate::combo::KINDS {
+            assert!(out.iter().any(|p| p.2.map(|t| t.kind) == Some(kind)), "no {kind:?} top");
+        }
+        for w in 0..3 {
+            assert!(out.iter().filter(|p| p.0.rank_byte(p.1) & 3 == w).count() > n as usize / 10);
+        }
+        out
+    }
+
+    #[test]
+    fn walker_matches_the_reference_move_for_move() {
+        let mut a = Vec::new();
+        let mut b = Vec::new();
+        for (hand, level, top, rules) in sample_positions(400) {
+            for mode in [Mode::Pattern, Mode::Cards] {
+                a.clear();
+                b.clear();
+                generate(hand, level, top, mode, rules, &mut a);
+                reference::generate(hand, level, top, mode, rules, &mut b);
+                assert_eq!(a, b, "{hand} level {level} top {top:?} {mode:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn count_and_nth_agree_with_generate() {
+        let mut v = Vec::new();
+        let mut checked = 0usize;
+        for (hand, level, top, rules) in sample_positions(300) {
+            let g = MoveGen::new(hand, level, top, rules);
+            for mode in [Mode::Pattern, Mode::Cards] {
+                v.clear();
+                g.generate(mode, &mut v);
+                assert_eq!(g.count(mode), v.len(), "{hand} level {level} top {top:?} {mode:?}");
+                assert_eq!(count_moves(hand, level, top, mode, rules), v.len());
+                // Every index at pattern level; a spread of indices at card level.
+                let step = if mode == Mode::Pattern { 1 } else { 1 + v.len() / 97 };
+                for k in (0..v.len()).step_by(step).chain(v.len().checked_sub(1)) {
+                    assert_eq!(g.nth(mode, k), Some(v[k]), "{hand} level {level} top {top:?} {mode:?} k={k}");
+                    checked += 1;
+                }
+                assert_eq!(g.nth(mode, v.len()), None);
+                assert_eq!(nth_move(hand, level, top, mode, rules, v.len() + 5), None);
+            }
+        }
+        assert!(checked > 10_000);
+    }
+
+    #[test]
+    fn word_counts_match_per_rank_counts() {
+        for (hand, level, _, _) in sample_positions(60) {
+            let c = Counts::new(hand, level);
+            for r in 0..15u8 {
+                let n = if r == level { hand.rank_count(r) - (hand.rank_byte(r) & 3) } else { hand.rank_count(r) };
+                assert_eq!(c.nat(r), n);
+                for k in 1..=10u8 {
+                    assert_eq!((c.ge(k) >> r) & 1 == 1, n >= k, "{hand} r={r} k={k}");
+                }
+            }
+            for k in 1..=10u8 {
+                assert_eq!(c.any_ge(k), c.ge(k) != 0);
+            }
+            for s in 0..4u8 {
+                let by_rank: u16 = (0..13u8).filter(|&r| (c.avail(r) >> (2 * s)) & 3 != 0).map(|r| 1 << r).sum();
+                assert_eq!(c.suit_ladder(s), (to_ladder(by_rank), by_rank.count_ones()));
+            }
+        }
+    }
+
 }

@@ -34,6 +34,7 @@ from guandan_fast._core import (
     legal_moves,
     legal_moves_array,
     parse_cards,
+    policy_action,
     return_options,
     sample_hands,
     settle_deal,
@@ -41,6 +42,9 @@ from guandan_fast._core import (
     tribute_plan,
 )
 from guandan_fast.encoding import OBSERVATION_LAYOUT, OBSERVATION_SIZE, danzero_state, encode_observation, field
+
+from guandan_fast.arena import PitResult, pit  # noqa: E402
+from guandan_fast.bots import GreedyBot, MCBot, RandomBot, play_deal  # noqa: E402
 
 #: A move is a Combo: the cards played together with what they are declared as.
 Move = Combo
@@ -83,6 +87,13 @@ __all__ = [
     "legal_moves",
     "legal_moves_array",
     "parse_cards",
+    "policy_action",
+    "pit",
+    "PitResult",
+    "RandomBot",
+    "GreedyBot",
+    "MCBot",
+    "play_deal",
     "return_options",
     "sample_hands",
     "settle_deal",

@@ -25,6 +25,7 @@ __all__ = [
     "deal",
     "evaluate",
     "sample_hands",
+    "policy_action",
     "Rules",
     "Pass",
     "Tribute",
@@ -659,6 +660,9 @@ def evaluate(
     mode: _Mode = ...,
 ) -> _Evaluation:
     """Monte Carlo estimates for every legal action of the seat to move (hidden hands sampled, playouts to the deal's end)."""
+
+def policy_action(game: Game, policy: str = ..., *, seed: int = ..., mode: _Mode = ...) -> _Action:
+    """The action a built-in policy (random, greedy, mc:N, mc-random:N) takes for the seat to move."""
 
 def sample_hands(observation: Observation, n: int = ..., *, seed: int = ...) -> _U8:
     """Deals the cards `observation`'s seat cannot see to the other seats `n` times; an (n, 4, 54) uint8 array."""

@@ -996,7 +996,7 @@ fn simulate<'py>(
 
 /// One policy name for all seats, or four names (one per seat).
 pub(crate) fn policies_arg(obj: &Bound<'_, PyAny>) -> PyResult<[Policy; 4]> {
-    let one = |s: &str| Policy::from_name(s).ok_or_else(|| InvalidArgumentError::new_err(format!("unknown policy {s:?} (known: random, greedy)")));
+    let one = |s: &str| Policy::from_name(s).ok_or_else(|| InvalidArgumentError::new_err(format!("unknown policy {s:?} (known: random, greedy, mc, mc:N, mc-random:N)")));
     if let Ok(s) = obj.extract::<String>() {
         return Ok([one(&s)?; 4]);
     }
@@ -1091,7 +1091,51 @@ fn sample_hands<'py>(py: Python<'py>, observation: PyRef<'py, PyObservation>, n:
     Ok(arr.into_pyarray(py))
 }
 
+/// The action a built-in policy (`random`, `greedy`, `mc:N`, ...) takes in
+/// `game` for the seat to move. Tribute: any highest card; return: the
+/// weakest allowed card (random: any allowed).
+#[pyfunction]
+#[pyo3(signature = (game, policy = "greedy", *, seed = 0, mode = "pattern"))]
+fn policy_action<'py>(py: Python<'py>, game: PyRef<'py, PyGame>, policy: &str, seed: i128, mode: &str) -> PyResult<Bound<'py, PyAny>> {
+    let seed = seed_arg(seed)?;
+    let g = &game.0;
+    let p = Policy::from_name(policy).ok_or_else(|| InvalidArgumentError::new_err(format!("unknown policy {policy:?} (known: random, greedy, mc, mc:N, mc-random:N)")))?;
+    let mode = mode_arg(mode)?;
+    let mut rng = crate::rng::Rng::new(seed);
+    let level = g.play.level;
+    let action = match g.phase {
+        Phase::Play => {
+            let mut moves = Vec::new();
+            g.play.moves(mode, &mut moves);
+            let state = g.play;
+            let pick = py.detach(|| p.choose(&state, &moves, &mut rng));
+            match pick {
+                Some(i) => Action::Play(moves[i]),
+                None => Action::Pass,
+            }
+        }
+        Phase::Tribute | Phase::Return => {
+            let acts = g.legal_actions(mode);
+            if acts.is_empty() {
+                return Err(IllegalMoveError::new_err("no legal action"));
+            }
+            if p == Policy::Random {
+                acts[rng.below(acts.len() as u32) as usize]
+            } else {
+                let strength = |a: &Action| match a {
+                    Action::Tribute(c) | Action::Return(c) => (crate::combo::rank_value(c.rank(), level), c.index()),
+                    _ => (0, 0),
+                };
+                *acts.iter().min_by_key(|a| strength(a)).unwrap()
+            }
+        }
+        ph => return Err(IllegalMoveError::new_err(format!("no action is expected in the {} phase", ph.name()))),
+    };
+    action_to_py(py, action, level)
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(policy_action, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(sample_hands, m)?)?;
     m.add_class::<PyRules>()?;

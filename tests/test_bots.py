@@ -1,0 +1,72 @@
+"""Policies, bots and pitting them against each other."""
+
+from __future__ import annotations
+
+import pytest
+
+import guandan_fast as gf
+from guandan_fast.arena import wilson_interval
+
+
+def test_wilson_interval_known_values() -> None:
+    lo, hi = wilson_interval(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
+    assert wilson_interval(0, 10)[0] == 0.0
+    assert wilson_interval(10, 10)[1] == pytest.approx(1.0)
+
+
+def test_pit_is_deterministic_and_counts_both_seatings() -> None:
+    a = gf.pit("greedy", "random", n=60, seed=4, threads=1)
+    b = gf.pit("greedy", "random", n=60, seed=4, threads=2)
+    assert a == b
+    assert a.played == 120
+    assert a.ci95[0] <= a.win_rate <= a.ci95[1]
+    assert "greedy wins" in str(a)
+
+
+def test_a_policy_against_itself_is_even() -> None:
+    r = gf.pit("random", "random", n=400, seed=9)
+    assert r.ci95[0] < 0.5 < r.ci95[1]
+
+
+def test_greedy_beats_random_clearly() -> None:
+    r = gf.pit("greedy", "random", n=200, seed=1)
+    assert r.ci95[0] > 0.8
+
+
+@pytest.mark.slow
+def test_mc_beats_greedy() -> None:
+    r = gf.pit("mc:100", "greedy", n=60, seed=3)
+    assert r.ci95[0] > 0.5
+
+
+def test_pit_over_games() -> None:
+    r = gf.pit("greedy", "random", n=4, seed=2, unit="game")
+    assert r.played == 8 and r.deals_per_game >= 1
+
+
+def test_policy_names() -> None:
+    g = gf.Game(seed=1)
+    for name in ("random", "greedy", "mc", "mc:20", "mc-random:20"):
+        a = gf.policy_action(g, name, seed=1)
+        assert a in g.legal_actions("pattern")
+    for bad in ("mc:0", "mc:x", "greedy:3", "best"):
+        with pytest.raises(gf.InvalidArgumentError):
+            gf.policy_action(g, bad)
+
+
+def test_bots_play_a_whole_deal_legally() -> None:
+    g = gf.Game(seed=5)
+    bots = [gf.MCBot(40, seed=1), gf.RandomBot(2), gf.GreedyBot(), gf.RandomBot(3)]
+    order = gf.play_deal(g, bots)
+    assert sorted(order) == [0, 1, 2, 3]
+    assert g.phase == "deal_over"
+    g.next_deal()
+    gf.play_deal(g, bots)  # tribute and return through the bots
+    assert g.phase in ("deal_over", "game_over", "match_over")
+
+
+def test_mc_bot_takes_a_winning_exit() -> None:
+    g = gf.Game(hands=["3s 4d 5c 6h 7s", "8d 8c Kd Kc", "5s 6s Qd", "Ts Jd Qc Ac"], leader=0)
+    move = gf.MCBot(50, seed=1).act(g)
+    assert isinstance(move, gf.Combo) and move.size == 5
