@@ -165,9 +165,25 @@ mod tests {
             g.apply(a).unwrap();
             all.push(a);
             let total = g.play.hands.iter().fold(CardSet::EMPTY, |acc, h| acc.plus(*h).unwrap());
-            let played: u32 = g.history.iter().map(|(_, a)| if let Action::Play(m) = a { m.cards.len() } else { 0 }).sum();
-            if g.phase == Phase::Play {
-                assert_eq!(total.len() + played, 108);
+            let mut played = CardSet::EMPTY;
+            let mut per_seat = [0u32; 4];
+            for (seat, a) in g.history.iter() {
+                if let Action::Play(m) = a {
+                    played = played.plus(m.cards).unwrap();
+                    per_seat[*seat as usize] += m.cards.len();
+                }
+            }
+            if matches!(g.phase, Phase::Play | Phase::Tribute | Phase::Return) {
+                // 108 cards conserved: held + played is exactly both decks.
+                assert_eq!(total.plus(played), Some(CardSet::FULL_DECK));
+                if g.phase == Phase::Play {
+                    let t = g.tribute.map(|t| t.plan.n_givers).unwrap_or(0);
+                    for s in 0..4 {
+                        let size = g.play.hands[s].len() + per_seat[s];
+                        // Tribute moves one card each way, so sizes stay 27.
+                        assert_eq!(size, 27, "seat {s} size (tribute {t})");
+                    }
+                }
             }
             assert!(g.lv.levels.iter().all(|&l| l <= 12));
         }
@@ -187,6 +203,27 @@ mod tests {
             let r = Game::replay(rules, seed, &actions).unwrap();
             assert_eq!(r, g);
         }
+    }
+
+    /// Issue contract: invariants over at least 100,000 seeded random deals,
+    /// every action applied through the checked `Game::apply`.
+    #[test]
+    fn invariants_over_100k_random_deals() {
+        use rayon::prelude::*;
+        let target = 100_000u32;
+        let rules = Rules::default();
+        let per_seed: Vec<u32> = (0..8_000u64)
+            .into_par_iter()
+            .map(|seed| {
+                let (g, actions) = checked_game(seed, rules);
+                if seed % 250 == 0 {
+                    assert_eq!(Game::replay(rules, seed, &actions).unwrap(), g, "replay of seed {seed}");
+                }
+                g.records.len() as u32
+            })
+            .collect();
+        let deals: u32 = per_seed.iter().sum();
+        assert!(deals >= target, "only {deals} deals played");
     }
 
     #[test]
