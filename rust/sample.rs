@@ -186,9 +186,11 @@ impl Sampler {
                 }
             }
             let (a, b) = pick.expect("a consistent split exists");
-            // Which cards go where: a uniform shuffle of the group.
-            let mut v = cards.clone();
-            rng.shuffle(&mut v);
+            // Which cards go where: a uniform shuffle of the group (on the stack).
+            let mut arr = [cards[0]; 108];
+            let v = &mut arr[..cards.len()];
+            v.copy_from_slice(cards);
+            rng.shuffle(v);
             for (k, card) in v.iter().enumerate() {
                 let i = if (k as u32) < a { 0 } else if (k as u32) < a + b { 1 } else { 2 };
                 let s = self.others[i] as usize;

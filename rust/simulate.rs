@@ -98,11 +98,23 @@ pub fn simulate_game(rules: &Rules, policies: &[Policy; 4], mode: Mode, seed: u6
     Ok(GameOutcome { winner: g.game_winners[0], deals: g.deal_number, actions, levels: g.lv.levels })
 }
 
-fn pool(threads: usize) -> Result<rayon::ThreadPool> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Error::InvalidState(format!("cannot start {threads} threads: {e}")))
+/// A thread pool of `threads` threads, built once per size and reused.
+fn pool(threads: usize) -> Result<std::sync::Arc<rayon::ThreadPool>> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex, OnceLock};
+    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
+    let mut pools = POOLS.get_or_init(|| Mutex::new(HashMap::new())).lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(p) = pools.get(&threads) {
+        return Ok(p.clone());
+    }
+    let p = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| Error::InvalidState(format!("cannot start {threads} threads: {e}")))?,
+    );
+    pools.insert(threads, p.clone());
+    Ok(p)
 }
 
 /// Number of threads to use for `threads` (0: all cores).
