@@ -7,6 +7,7 @@ pub mod card;
 pub mod cardset;
 pub mod combo;
 pub mod deck;
+pub mod encode;
 pub mod error;
 pub mod game;
 pub mod levels;

@@ -99,7 +99,7 @@ pub fn simulate_game(rules: &Rules, policies: &[Policy; 4], mode: Mode, seed: u6
 }
 
 /// A thread pool of `threads` threads, built once per size and reused.
-fn pool(threads: usize) -> Result<std::sync::Arc<rayon::ThreadPool>> {
+pub(crate) fn pool(threads: usize) -> Result<std::sync::Arc<rayon::ThreadPool>> {
     use std::collections::HashMap;
     use std::sync::{Arc, Mutex, OnceLock};
     static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();

@@ -21,6 +21,7 @@ __all__ = [
     "classify",
     "legal_moves",
     "legal_moves_array",
+    "legal_moves_batch",
     "count_moves",
     "deal",
     "evaluate",
@@ -88,6 +89,11 @@ class _MoveArrays(TypedDict):
     rank: _U8
     size: _U8
     wildcards: _U8
+
+class _BatchMoveArrays(_MoveArrays):
+    """``legal_moves_batch``: the rows of hand ``i`` are ``offsets[i]:offsets[i+1]``."""
+
+    offsets: NDArray[np.uint64]
 
 class _ActionArrays(_MoveArrays):
     """``Game.legal_actions_array``: the plays plus whether passing is legal."""
@@ -335,6 +341,18 @@ def legal_moves_array(
     joker_pair_in_full_house: bool = ...,
 ) -> _MoveArrays:
     """The legal plays as numpy arrays (no Python object per move)."""
+
+def legal_moves_batch(
+    hands: NDArray[np.uint8] | Iterable[_Cards],
+    level: _Level,
+    top: Combo | _Cards | None = ...,
+    *,
+    mode: _Mode = ...,
+    threads: int = ...,
+    out: NDArray[np.uint8] | None = ...,
+    joker_pair_in_full_house: bool = ...,
+) -> _BatchMoveArrays:
+    """The legal plays of many hands at once as one set of arrays plus offsets; parallel, without the GIL."""
 
 def count_moves(
     hand: _Cards,

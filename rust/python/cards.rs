@@ -6,7 +6,7 @@ use crate::cardset::CardSet;
 use crate::combo::{rank_value, Kind, KINDS, NO_SUIT};
 use crate::moves::{self, ComboRules, Move};
 use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
+use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
@@ -403,38 +403,77 @@ pub(crate) fn legal_moves(
     })
 }
 
-/// Writes the 54 counts of `cards` into `row`.
-#[inline]
-pub(crate) fn fill_counts(row: &mut [u8], cards: CardSet) {
-    let mut bits = cards.0;
-    while bits != 0 {
-        let i = (bits.trailing_zeros() / 2) as usize;
-        row[i] = ((bits >> (2 * i)) & 3) as u8;
-        bits &= !(3u128 << (2 * i));
+pub(crate) use crate::encode::fill_counts;
+
+fn arrays_to_dict<'py>(py: Python<'py>, a: crate::encode::MoveArrays, with_offsets: bool) -> PyResult<Bound<'py, PyDict>> {
+    let n = a.kind.len();
+    let d = PyDict::new(py);
+    if n == 0 || !a.cards.is_empty() {
+        let cards = Array2::from_shape_vec((n, NUM_FACES), a.cards).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        d.set_item("cards", cards.into_pyarray(py))?;
     }
+    d.set_item("kind", a.kind.into_pyarray(py))?;
+    d.set_item("rank", a.rank.into_pyarray(py))?;
+    d.set_item("size", a.size.into_pyarray(py))?;
+    d.set_item("wildcards", a.wild.into_pyarray(py))?;
+    if with_offsets {
+        d.set_item("offsets", a.offsets.into_pyarray(py))?;
+    }
+    Ok(d)
 }
 
 pub(crate) fn moves_to_dict<'py>(py: Python<'py>, ms: &[Move]) -> PyResult<Bound<'py, PyDict>> {
-    let n = ms.len();
-    let mut cards = vec![0u8; n * NUM_FACES];
-    let mut kind = Vec::with_capacity(n);
-    let mut rank = Vec::with_capacity(n);
-    let mut size = Vec::with_capacity(n);
-    let mut wild = Vec::with_capacity(n);
-    for (row, m) in cards.chunks_exact_mut(NUM_FACES).zip(ms) {
-        fill_counts(row, m.cards);
-        kind.push(m.combo.kind as u8);
-        rank.push(m.combo.rank);
-        size.push(m.combo.size);
-        wild.push(m.wild);
+    arrays_to_dict(py, crate::encode::encode(ms), false)
+}
+
+/// The legal plays of many hands at once, as one set of numpy arrays plus
+/// `offsets` (rows of hand `i` are `offsets[i]:offsets[i+1]`); parallel, without the GIL.
+#[pyfunction]
+#[pyo3(signature = (hands, level, top = None, *, mode = "cards", threads = 0, out = None, joker_pair_in_full_house = true))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn legal_moves_batch<'py>(
+    py: Python<'py>,
+    hands: &Bound<'py, PyAny>,
+    level: &Bound<'py, PyAny>,
+    top: Option<&Bound<'py, PyAny>>,
+    mode: &str,
+    threads: i64,
+    out: Option<Bound<'py, numpy::PyArray2<u8>>>,
+    joker_pair_in_full_house: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let threads = threads_arg(threads)?;
+    let l = level_arg(level)?;
+    let mode = mode_arg(mode)?;
+    let rules = ComboRules { joker_pair_in_full_house };
+    let top = top_arg(top, l, rules)?;
+    let sets: Vec<CardSet> = if let Ok(a) = hands.extract::<numpy::PyReadonlyArray2<'_, u8>>() {
+        let v = a.as_array();
+        if v.ncols() != NUM_FACES {
+            return Err(InvalidCardError::new_err(format!("hand counts need 54 columns, got {}", v.ncols())));
+        }
+        v.rows().into_iter().map(|r| CardSet::from_counts(&r.to_vec())).collect::<crate::error::Result<_>>()?
+    } else {
+        hands.try_iter()?.map(|h| cards_arg(&h?)).collect::<PyResult<_>>()?
+    };
+    let Some(out) = out else {
+        let a = py.detach(|| crate::encode::batch_legal_moves(&sets, l, top, mode, rules, threads))?;
+        return arrays_to_dict(py, a, true);
+    };
+    if out.shape()[1] != NUM_FACES {
+        return Err(InvalidArgumentError::new_err(format!("out must have 54 columns, not {}", out.shape()[1])));
     }
-    let d = PyDict::new(py);
-    let cards = Array2::from_shape_vec((n, NUM_FACES), cards).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    d.set_item("cards", cards.into_pyarray(py))?;
-    d.set_item("kind", kind.into_pyarray(py))?;
-    d.set_item("rank", rank.into_pyarray(py))?;
-    d.set_item("size", size.into_pyarray(py))?;
-    d.set_item("wildcards", wild.into_pyarray(py))?;
+    let rows;
+    let a = {
+        let mut w = out.try_readwrite().map_err(|_| InvalidArgumentError::new_err("out must be a writable array not in use"))?;
+        let slice = w.as_slice_mut().map_err(|_| InvalidArgumentError::new_err("out must be C-contiguous"))?;
+        rows = slice.len() / NUM_FACES;
+        py.detach(|| crate::encode::batch_legal_moves_into(&sets, l, top, mode, rules, threads, Some(slice)))
+            .map_err(|e| InvalidArgumentError::new_err(format!("{e} (out has {rows} rows)")))?
+    };
+    let n = a.kind.len();
+    let view = out.call_method1("__getitem__", (pyo3::types::PySlice::new(py, 0, n as isize, 1),))?;
+    let d = arrays_to_dict(py, crate::encode::MoveArrays { cards: Vec::new(), ..a }, true)?;
+    d.set_item("cards", view)?;
     Ok(d)
 }
 

@@ -950,12 +950,13 @@ fn simulate<'py>(
     py: Python<'py>,
     n: usize,
     seed: i128,
-    threads: usize,
+    threads: i64,
     rules: Option<&Bound<'py, PyAny>>,
     unit: &str,
     policy: Option<&Bound<'py, PyAny>>,
     mode: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let threads = threads_arg(threads)?;
         let seed = seed_arg(seed)?;
     let rules = rules_arg(rules)?;
     let mode = mode_arg(mode)?;
@@ -1017,10 +1018,11 @@ fn evaluate<'py>(
     state: &Bound<'py, PyAny>,
     playouts: usize,
     seed: i128,
-    threads: usize,
+    threads: i64,
     policy: Option<&Bound<'py, PyAny>>,
     mode: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let threads = threads_arg(threads)?;
         let seed = seed_arg(seed)?;
     let g: Game = if let Ok(g) = state.extract::<PyRef<'_, PyGame>>() {
         g.0.clone()

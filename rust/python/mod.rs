@@ -86,6 +86,15 @@ pub(crate) fn seat_arg(v: i64, what: &str) -> PyResult<u8> {
     }
 }
 
+/// A thread count: 0 for all cores, else 1..=256.
+pub(crate) fn threads_arg(v: i64) -> PyResult<usize> {
+    if (0..=256).contains(&v) {
+        Ok(v as usize)
+    } else {
+        Err(InvalidArgumentError::new_err(format!("threads must be 0 (all cores) or 1..256, not {v}")))
+    }
+}
+
 /// A seed from any Python int (negative seeds wrap to u64).
 pub(crate) fn seed_arg(v: i128) -> PyResult<u64> {
     if v < i64::MIN as i128 || v > u64::MAX as i128 {
@@ -164,6 +173,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cards::classify, m)?)?;
     m.add_function(wrap_pyfunction!(cards::legal_moves, m)?)?;
     m.add_function(wrap_pyfunction!(cards::legal_moves_array, m)?)?;
+    m.add_function(wrap_pyfunction!(cards::legal_moves_batch, m)?)?;
     m.add_function(wrap_pyfunction!(cards::count_moves, m)?)?;
     m.add_function(wrap_pyfunction!(cards::deal, m)?)?;
     game::register(m)?;
