@@ -1,0 +1,86 @@
+"""pytest-benchmark benchmarks of games, simulation, batches and Monte Carlo
+(not part of the default test run).
+
+    python -m pytest benches/test_bench_game.py --benchmark-only
+
+Each benchmark checks its answer. Rates (deals, actions, playouts, listings
+per second) are stored in ``extra_info`` from the median round.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import guandan_fast as gf
+
+
+def _rate(benchmark, n, unit):
+    stats = getattr(benchmark, "stats", None)
+    if stats is None:
+        return
+    benchmark.extra_info[f"{unit}_per_s"] = round(n / stats.stats.median)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_simulate_random_deals(benchmark, threads):
+    n = 4000
+    out = benchmark(gf.simulate, n, seed=1, threads=threads)
+    assert out["finish"].shape == (n, 4)
+    assert (np.sort(out["finish"], axis=1) == np.arange(4)).all()
+    np.testing.assert_array_equal(out["finish"], gf.simulate(n, seed=1, threads=3 - threads)["finish"])
+    _rate(benchmark, n, "deals")
+
+
+@pytest.mark.parametrize("mode", ["pattern", "cards"])
+def test_python_stepping(benchmark, mode):
+    """legal_actions + apply from Python over whole deals."""
+
+    def run():
+        rng = random.Random(7)
+        g = gf.Game(seed=7)
+        steps = 0
+        while steps < 3000:
+            if g.phase in ("deal_over", "game_over"):
+                g.next_deal()
+                continue
+            if g.phase == "match_over":
+                g = gf.Game(seed=steps)
+                continue
+            acts = g.legal_actions(mode)
+            g.apply(acts[rng.randrange(len(acts))])
+            steps += 1
+        return steps
+
+    assert benchmark(run) == 3000
+    _rate(benchmark, 3000, "actions")
+
+
+def _mid_deal():
+    g = gf.Game(seed=5)
+    rng = random.Random(2)
+    while sum(g.hand_sizes) > 60:
+        g.apply(rng.choice(g.legal_actions("pattern")))
+    return g
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_evaluate_mid_deal(benchmark, threads):
+    g = _mid_deal()
+    playouts = 2000
+    r = benchmark(gf.evaluate, g, playouts=playouts, seed=1, threads=threads)
+    assert r["actions"] == g.legal_actions("pattern")
+    assert (r["count"] == playouts).all()
+    _rate(benchmark, playouts * len(r["actions"]), "playouts")
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_legal_moves_batch_with_out(benchmark, threads):
+    hands = np.stack([gf.deal(s)[s % 4].to_array() for s in range(64)])
+    buf = np.empty((200_000, 54), dtype=np.uint8)
+    d = benchmark(gf.legal_moves_batch, hands, "7", threads=threads, out=buf)
+    assert d["offsets"][-1] == len(d["kind"])
+    assert (d["cards"].sum(axis=1) == d["size"]).all()
+    _rate(benchmark, len(hands), "listings")
