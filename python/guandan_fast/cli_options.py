@@ -1,0 +1,178 @@
+"""Command-line options shared by the sub-commands: the rules flags, policy
+names, number types, and the parser that reports a bad option as one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, NoReturn
+
+import guandan_fast as gf
+
+__all__ = [
+    "CliError",
+    "Parser",
+    "add_rules_arguments",
+    "check_policy",
+    "non_negative_float",
+    "non_negative_int",
+    "positive_int",
+    "rules_from_args",
+    "seed_int",
+]
+
+#: Policy names the native engine knows (checked by the engine itself, see `check_policy`).
+POLICY_HELP = "random, greedy, mc, mc:N, mc-random:N (N playouts per decision)"
+
+
+class CliError(Exception):
+    """A bad command line or input: printed as ``error: <message>``, exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser that raises `CliError` instead of printing usage and exiting."""
+
+    def error(self, message: str) -> NoReturn:
+        raise CliError(f"{message} (see {self.prog} --help)")
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: an integer >= 1."""
+    value = _int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """An argparse type: an integer >= 0."""
+    value = _int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value
+
+
+def non_negative_float(text: str) -> float:
+    """An argparse type: a number >= 0 (seconds)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value >= 0:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
+    return value
+
+
+def seed_int(text: str) -> int:
+    """An argparse type: a seed, 0 .. 2**64 - 1."""
+    value = _int(text)
+    if not 0 <= value < 2**64:
+        raise argparse.ArgumentTypeError(f"a seed is 0 .. 2**64-1, not {value}")
+    return value
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+
+
+def check_policy(name: str) -> str:
+    """Returns `name` if the engine knows the policy, else raises `CliError`.
+
+    The engine's own parser decides (``policy_action`` on a one-card position,
+    which costs nothing even for ``mc:100000``).
+    """
+    game = gf.Game(hands=["3s", "4s", "5s", "6s"], leader=0)
+    try:
+        gf.policy_action(game, name)
+    except gf.GuandanError as e:
+        raise CliError(str(e)) from None
+    return name
+
+
+# ---------------------------------------------------------------- rules
+
+
+def _upgrade(text: str) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for part in text.replace(" ", "").split(","):
+        place, sep, gain = part.partition(":")
+        try:
+            if not sep:
+                raise ValueError
+            out[int(place)] = int(gain)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"expected PLACE:GAIN pairs for partner places 2, 3, 4, like 2:3,3:2,4:1; got {text!r}"
+            ) from None
+    return out
+
+
+def _a_pass(text: str) -> str:
+    value = text.strip().lower().replace("-", "_")
+    if value not in ("partner_not_last", "double_down"):
+        raise argparse.ArgumentTypeError(f"expected partner-not-last or double-down, not {text!r}")
+    return value
+
+
+def _attempts(text: str) -> int | None:
+    if text.strip().lower() in ("none", "unlimited", "inf"):
+        return None
+    return positive_int(text)
+
+
+def _rank_or_any(text: str) -> str | None:
+    return None if text.strip().lower() in ("none", "any") else text.strip()
+
+
+def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
+    """Adds the ``Rules`` options (all default to the engine's defaults)."""
+    g = parser.add_argument_group("rules (defaults: the tournament rules; see `guandan-fast rules`)")
+    g.add_argument(
+        "--upgrade", type=_upgrade, metavar="2:G,3:G,4:G",
+        help="levels gained by f1's team when f1's partner finishes 2nd, 3rd, 4th (default 2:3,3:2,4:1)",
+    )
+    g.add_argument(
+        "--a-pass", type=_a_pass, metavar="RULE",
+        help="what passes A: partner-not-last (default) or double-down (f1 and f2)",
+    )
+    g.add_argument(
+        "--a-max-attempts", type=_attempts, default=argparse.SUPPRESS, metavar="N",
+        help="failed attempts at A before the team drops; 'unlimited' for no limit (default 3)",
+    )
+    g.add_argument("--a-fail-reset", metavar="RANK", help="the level a team drops to after failing A (default 2)")
+    g.add_argument(
+        "--return-max-rank", type=_rank_or_any, default=argparse.SUPPRESS, metavar="RANK",
+        help="highest rank of a return card (还贡); 'any' for any card (default T)",
+    )
+    g.add_argument(
+        "--no-joker-pair-full-house", action="store_true",
+        help="a joker pair may not be the pair of a full house",
+    )
+    g.add_argument("--best-of", type=positive_int, metavar="N", help="games in a match, odd (default 1)")
+    g.add_argument("--max-deals", type=positive_int, metavar="N", help="end a game on levels after N deals")
+    g.add_argument("--sudden-death", action="store_true", help="every game is one deal at level A (突然死亡)")
+
+
+def rules_kwargs(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``Rules(...)`` keyword arguments given on the command line (only those given)."""
+    kw: dict[str, Any] = {}
+    for name in ("upgrade", "a_pass", "a_fail_reset", "best_of", "max_deals"):
+        value = getattr(args, name, None)
+        if value is not None:
+            kw[name] = value
+    for name in ("a_max_attempts", "return_max_rank"):  # None is a value here: SUPPRESS marks "not given"
+        if hasattr(args, name):
+            kw[name] = getattr(args, name)
+    if getattr(args, "no_joker_pair_full_house", False):
+        kw["joker_pair_in_full_house"] = False
+    if getattr(args, "sudden_death", False):
+        kw["sudden_death"] = True
+    return kw
+
+
+def rules_from_args(args: argparse.Namespace) -> gf.Rules:
+    """The ``gf.Rules`` of the command line; an impossible option raises `InvalidRulesError`."""
+    return gf.Rules(**rules_kwargs(args))
