@@ -131,11 +131,21 @@ pub fn batch<T: Send + Default + Clone, F>(n: usize, seed: u64, threads: usize, 
 where
     F: Fn(usize, u64, &mut Vec<Move>) -> T + Sync,
 {
+    batch_from(n, seed, 0, threads, f)
+}
+
+/// As `batch`, for items `start..start + n` of the seeded stream (item `i`
+/// is seeded with `derive_seed(seed, start + i)`), so a long run can be
+/// played in chunks with the same result.
+pub fn batch_from<T: Send + Default + Clone, F>(n: usize, seed: u64, start: u64, threads: usize, f: F) -> Result<Vec<T>>
+where
+    F: Fn(usize, u64, &mut Vec<Move>) -> T + Sync,
+{
     let mut out = vec![T::default(); n];
     let p = pool(thread_count(threads))?;
     p.install(|| {
         out.par_iter_mut().enumerate().for_each_init(Vec::new, |buf, (i, slot)| {
-            *slot = f(i, derive_seed(seed, i as u64), buf);
+            *slot = f(i, derive_seed(seed, start.wrapping_add(i as u64)), buf);
         });
     });
     Ok(out)
@@ -143,14 +153,24 @@ where
 
 /// `n` fresh deals played by `policies`.
 pub fn simulate_deals(n: usize, seed: u64, threads: usize, rules: &Rules, policies: &[Policy; 4], mode: Mode) -> Result<Vec<DealOutcome>> {
+    simulate_deals_from(n, seed, 0, threads, rules, policies, mode)
+}
+
+/// Deals `start..start + n` of the seeded stream of fresh deals.
+pub fn simulate_deals_from(n: usize, seed: u64, start: u64, threads: usize, rules: &Rules, policies: &[Policy; 4], mode: Mode) -> Result<Vec<DealOutcome>> {
     rules.validate()?;
-    batch(n, seed, threads, |_, s, buf| simulate_deal(rules, policies, mode, s, buf))
+    batch_from(n, seed, start, threads, |_, s, buf| simulate_deal(rules, policies, mode, s, buf))
 }
 
 /// `n` whole games played by `policies`.
 pub fn simulate_games(n: usize, seed: u64, threads: usize, rules: &Rules, policies: &[Policy; 4], mode: Mode) -> Result<Vec<GameOutcome>> {
+    simulate_games_from(n, seed, 0, threads, rules, policies, mode)
+}
+
+/// Games `start..start + n` of the seeded stream of games.
+pub fn simulate_games_from(n: usize, seed: u64, start: u64, threads: usize, rules: &Rules, policies: &[Policy; 4], mode: Mode) -> Result<Vec<GameOutcome>> {
     rules.validate()?;
-    let res: Vec<Result<GameOutcome>> = batch(n, seed, threads, |_, s, buf| Some(simulate_game(rules, policies, mode, s, buf)))
+    let res: Vec<Result<GameOutcome>> = batch_from(n, seed, start, threads, |_, s, buf| Some(simulate_game(rules, policies, mode, s, buf)))
         .map(|v: Vec<Option<Result<GameOutcome>>>| v.into_iter().map(|x| x.unwrap()).collect())?;
     res.into_iter().collect()
 }

@@ -17,7 +17,7 @@ import pytest
 
 import guandan_fast as gf
 from guandan_fast.cli import main
-from guandan_fast.cli_simulate import BLOCK, block_seed, run_pairing
+from guandan_fast.cli_simulate import BLOCK, run_pairing
 from guandan_fast.cli_text import CardPrinter, InputError, match_actions, parse_move_text
 
 #: Seed 2 deals seat 0 the first lead; seed 30 gives seat 0 the lead and a straight flush 6d..Td.
@@ -47,11 +47,13 @@ def test_simulate_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert (r["a"], r["b"], r["played"]) == ("greedy", "random", 60)
     lo, hi = r["ci95"]
     assert lo <= r["win_rate"] <= hi and r["win_rate"] == r["a_wins"] / 60
-    # Two blocks: 25 deals with the run's seed, 5 with the next block seed.
+    # Two blocks (deals 0..25 and 25..30 of the seeded stream) add up to one pit of 30.
     first = gf.pit("greedy", "random", n=25, seed=3)
-    second = gf.pit("greedy", "random", n=5, seed=block_seed(3, 1))
-    assert r["a_wins"] == first.a_wins + second.a_wins
+    second = gf.pit("greedy", "random", n=5, seed=3, start=25)
+    whole = gf.pit("greedy", "random", n=30, seed=3)
+    assert r["a_wins"] == first.a_wins + second.a_wins == whole.a_wins
     assert r["mean_gain"] == pytest.approx((first.mean_gain * 50 + second.mean_gain * 10) / 60)
+    assert r["mean_gain"] == pytest.approx(whole.mean_gain)
 
 
 def test_simulate_blocks_do_not_depend_on_threads() -> None:
@@ -59,6 +61,9 @@ def test_simulate_blocks_do_not_depend_on_threads() -> None:
     b = run_pairing("random", "greedy", n=40, seed=11, threads=2)
     assert a == b
     assert run_pairing("greedy", "random", n=BLOCK, seed=5) == gf.pit("greedy", "random", n=BLOCK, seed=5)
+    whole = gf.pit("random", "greedy", n=40, seed=11)
+    assert (a.a_wins, a.played) == (whole.a_wins, whole.played)
+    assert a.mean_gain == pytest.approx(whole.mean_gain)
 
 
 def test_simulate_npz_games_and_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

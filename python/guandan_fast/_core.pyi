@@ -660,6 +660,7 @@ def simulate(
     n: int,
     *,
     seed: int = ...,
+    start: int = ...,
     threads: int = ...,
     rules: Rules | None = ...,
     unit: Literal["deal", "game"] = ...,

@@ -56,6 +56,7 @@ def pit(
     *,
     n: int = 200,
     seed: int = 0,
+    start: int = 0,
     threads: int = 0,
     unit: Literal["deal", "game"] = "deal",
     rules: Rules | None = None,
@@ -65,12 +66,16 @@ def pit(
     `n` with `a` on seats 1/3, all natively in Rust; reports `a`'s record.
 
     Policies: ``random``, ``greedy``, ``mc`` / ``mc:N`` (Monte Carlo with N
-    playouts per decision, greedy rollouts), ``mc-random:N``.
+    playouts per decision, greedy rollouts), ``mc-random:N``. Deals (or games)
+    ``start..start + n`` of the seeded stream are played, so a long run split
+    into chunks gives the same deals as one call.
     """
     if n < 1:
         raise InvalidArgumentError(f"n must be at least 1, not {n}")
-    first = simulate(n, seed=seed, threads=threads, rules=rules, unit=unit, policy=[a, b, a, b], mode=mode)
-    second = simulate(n, seed=seed, threads=threads, rules=rules, unit=unit, policy=[b, a, b, a], mode=mode)
+    if start < 0:
+        raise InvalidArgumentError(f"start must be at least 0, not {start}")
+    first = simulate(n, seed=seed, start=start, threads=threads, rules=rules, unit=unit, policy=[a, b, a, b], mode=mode)
+    second = simulate(n, seed=seed, start=start, threads=threads, rules=rules, unit=unit, policy=[b, a, b, a], mode=mode)
     a_won = np.concatenate([first["winner"] == 0, second["winner"] == 1])
     wins = int(a_won.sum())
     if unit == "deal":

@@ -3,11 +3,11 @@ or games, with a progress bar, a summary table and ``--out`` to JSON or npz.
 
 Seeding. Every pairing plays the same deals. Its ``n`` deals (or games) are
 played in blocks of `BLOCK`, so that the progress bar moves: block ``b`` is
-``gf.pit(a, b, n=min(BLOCK, n - BLOCK*b), seed=block_seed(seed, b))``, and the
-blocks' records are added up. The result depends only on the seed, ``n``, the
-policies, the rules and the mode — not on ``--threads`` nor on the terminal —
-and a run of ``n`` is the start of any longer run with the same seed. A run of
-at most `BLOCK` is exactly ``gf.pit(a, b, n=n, seed=seed)``.
+``gf.pit(a, b, n=min(BLOCK, n - BLOCK*b), seed=seed, start=BLOCK*b)`` — deals
+``BLOCK*b ..`` of the same seeded stream — and the blocks' records are added
+up. The result is exactly ``gf.pit(a, b, n=n, seed=seed)``: it depends only on
+the seed, ``n``, the policies, the rules and the mode, not on ``--threads``
+nor on the terminal.
 """
 
 from __future__ import annotations
@@ -30,19 +30,11 @@ from guandan_fast.arena import wilson_interval
 from guandan_fast.cli_options import CliError, check_policy, rules_from_args
 from guandan_fast.cli_text import make_console
 
-__all__ = ["BLOCK", "block_seed", "run_pairing", "run_simulate"]
+__all__ = ["BLOCK", "run_pairing", "run_simulate"]
 
 #: Deals (or games) per `gf.pit` call; fixed, because it is part of the seeding.
 BLOCK = 25
 #: Seed step between blocks (a prime: blocks of nearby seeds do not overlap for seeds below it).
-SEED_STEP = 1_000_003
-
-
-def block_seed(seed: int, block: int) -> int:
-    """The seed of block `block` of a run seeded with `seed`: ``(seed + 1_000_003 * block) mod 2**64``."""
-    return (seed + SEED_STEP * block) % 2**64
-
-
 def run_pairing(
     a: str,
     b: str,
@@ -58,9 +50,9 @@ def run_pairing(
     """`gf.pit` of `a` against `b` in blocks (see the module docstring); `on_block(played)` after each."""
     played = wins = 0
     gain_sum = deals_sum = 0.0
-    for k, start in enumerate(range(0, n, BLOCK)):
+    for start in range(0, n, BLOCK):
         size = min(BLOCK, n - start)
-        r = gf.pit(a, b, n=size, seed=block_seed(seed, k), threads=threads, unit=unit, rules=rules, mode=mode)
+        r = gf.pit(a, b, n=size, seed=seed, start=start, threads=threads, unit=unit, rules=rules, mode=mode)
         played += r.played
         wins += r.a_wins
         gain_sum += r.mean_gain * r.played
@@ -133,7 +125,7 @@ def _settings(args: argparse.Namespace, rules: gf.Rules) -> dict[str, Any]:
         "seed": args.seed,
         "mode": args.mode,
         "block": BLOCK,
-        "seeding": f"block b of a pairing is gf.pit(a, b, n=min({BLOCK}, n - {BLOCK}*b), seed=(seed + {SEED_STEP}*b) % 2**64)",
+        "seeding": f"block b of a pairing is gf.pit(a, b, n=min({BLOCK}, n - {BLOCK}*b), seed=seed, start={BLOCK}*b); together exactly gf.pit(a, b, n=n, seed=seed)",
         "rules": rd,
     }
 

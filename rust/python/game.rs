@@ -942,14 +942,17 @@ impl PyObservation {
 // ---------------------------------------------------------------- simulate
 
 /// Plays `n` deals (or games) with built-in policies in Rust, on `threads`
-/// threads (0: all cores), without the GIL; returns numpy arrays.
+/// threads (0: all cores), without the GIL; returns numpy arrays. Item `i`
+/// is item `start + i` of the stream seeded by `seed`, so chunks of a long
+/// run give the same result as the whole run.
 #[pyfunction]
-#[pyo3(signature = (n, *, seed = 0, threads = 0, rules = None, unit = "deal", policy = None, mode = "pattern"))]
+#[pyo3(signature = (n, *, seed = 0, start = 0, threads = 0, rules = None, unit = "deal", policy = None, mode = "pattern"))]
 #[allow(clippy::too_many_arguments)]
 fn simulate<'py>(
     py: Python<'py>,
     n: usize,
     seed: i128,
+    start: u64,
     threads: i64,
     rules: Option<&Bound<'py, PyAny>>,
     unit: &str,
@@ -967,7 +970,7 @@ fn simulate<'py>(
     let d = PyDict::new(py);
     match unit {
         "deal" => {
-            let res = py.detach(|| sim::simulate_deals(n, seed, threads, &rules, &policies, mode))?;
+            let res = py.detach(|| sim::simulate_deals_from(n, seed, start, threads, &rules, &policies, mode))?;
             let mut finish = Vec::with_capacity(n * 4);
             for r in &res {
                 finish.extend_from_slice(&r.finish);
@@ -979,7 +982,7 @@ fn simulate<'py>(
             d.set_item("actions", res.iter().map(|r| r.actions).collect::<Vec<_>>().into_pyarray(py))?;
         }
         "game" => {
-            let res = py.detach(|| sim::simulate_games(n, seed, threads, &rules, &policies, mode))?;
+            let res = py.detach(|| sim::simulate_games_from(n, seed, start, threads, &rules, &policies, mode))?;
             let mut levels = Vec::with_capacity(n * 2);
             for r in &res {
                 levels.extend_from_slice(&r.levels);
