@@ -99,7 +99,7 @@ pub enum LogEntry {
 /// How a match began: a seed (and explicit first hands), or a position string.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Origin {
-    Seed { seed: u64, hands: Option<[CardSet; 4]>, leader: Option<u8> },
+    Seed { seed: u64, hands: Option<[CardSet; 4]>, leader: Option<u8>, levels: Option<LevelState> },
     Position(String),
 }
 
@@ -144,10 +144,29 @@ impl Game {
     /// A match whose first deal uses `hands` (27 each unless set up for
     /// analysis) and `leader` when given; later deals are shuffled from `seed`.
     pub fn with_hands(rules: Rules, seed: u64, hands: Option<[CardSet; 4]>, leader: Option<u8>) -> Result<Game> {
+        Game::with_setup(rules, seed, hands, leader, None)
+    }
+
+    /// As `with_hands`, with the game's levels, A failures and declarer set
+    /// before the first deal (to analyse a deal played at any level).
+    pub fn with_setup(rules: Rules, seed: u64, hands: Option<[CardSet; 4]>, leader: Option<u8>, levels: Option<LevelState>) -> Result<Game> {
         rules.validate()?;
+        if let Some(lv) = &levels {
+            if lv.levels.iter().any(|&l| l > RANK_A) {
+                return Err(Error::InvalidState("levels must be ranks 2..A".into()));
+            }
+            if lv.declarer.is_some_and(|d| d > 1) {
+                return Err(Error::InvalidState("declarer must be team 0, 1 or None".into()));
+            }
+            if let Some(m) = rules.a_max_attempts {
+                if lv.a_fails.iter().any(|&f| f >= m) {
+                    return Err(Error::InvalidState(format!("A failures must be below a_max_attempts ({m})")));
+                }
+            }
+        }
         let mut g = Game {
             rules,
-            origin: Origin::Seed { seed, hands, leader },
+            origin: Origin::Seed { seed, hands, leader, levels },
             log: Vec::new(),
             rng: Rng::new(seed),
             games_won: [0, 0],
@@ -164,6 +183,9 @@ impl Game {
             records: Vec::new(),
             game_winners: Vec::new(),
         };
+        if let Some(lv) = levels {
+            g.lv = lv;
+        }
         g.start_deal(hands, leader)?;
         Ok(g)
     }
@@ -470,7 +492,7 @@ impl Game {
     /// Rebuilds a match from its origin and log.
     pub fn rebuild(rules: Rules, origin: &Origin, log: &[LogEntry]) -> Result<Game> {
         let mut g = match origin {
-            Origin::Seed { seed, hands, leader } => Game::with_hands(rules, *seed, *hands, *leader)?,
+            Origin::Seed { seed, hands, leader, levels } => Game::with_setup(rules, *seed, *hands, *leader, *levels)?,
             Origin::Position(p) => crate::position::from_position(p, rules)?,
         };
         for e in log {

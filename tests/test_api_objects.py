@@ -124,3 +124,15 @@ def test_illegal_action_leaves_the_game_unchanged() -> None:
         with pytest.raises(gf.GuandanError):
             g.apply(action)
         assert (g.position(), g.history, g.hands) == before
+
+
+def test_game_set_up_at_any_level() -> None:
+    g = gf.Game(seed=3, levels=("9", "A"), declarer=1, a_fails=(0, 2), leader=2)
+    assert g.level == "A" and g.levels == ("9", "A") and g.a_fails == (0, 2) and g.declarer == 1
+    assert g.current_player == 2 and g.phase == "play" and g.tribute is None
+    assert all(m.level == "A" for m in g.legal_actions()[:5])
+    assert pickle.loads(pickle.dumps(g)).position() == g.position()
+    with pytest.raises(gf.GuandanError):
+        gf.Game(levels=("2", "2"), a_fails=(3, 0))
+    with pytest.raises(gf.InvalidArgumentError):
+        gf.Game(declarer=2)

@@ -493,6 +493,9 @@ class Game:
         *,
         hands: Iterable[_Cards] | None = ...,
         leader: int | None = ...,
+        levels: tuple[_Level, _Level] | None = ...,
+        declarer: int | None = ...,
+        a_fails: tuple[int, int] | None = ...,
     ) -> Game: ...
     @staticmethod
     def replay(

@@ -463,15 +463,41 @@ fn history_list<'py>(py: Python<'py>, h: &[(u8, Action)], level: u8) -> PyResult
 
 #[pymethods]
 impl PyGame {
-    /// A match dealt from `seed`, or with `hands` (and `leader`) for its first deal.
+    /// A match dealt from `seed`, or with `hands` (and `leader`) for its first
+    /// deal; `levels`, `declarer` and `a_fails` set the game's state before it
+    /// (the first deal is then played at the declarer's level, without tribute).
     #[new]
-    #[pyo3(signature = (rules = None, seed = 0, *, hands = None, leader = None))]
-    fn new(rules: Option<&Bound<'_, PyAny>>, seed: i128, hands: Option<&Bound<'_, PyAny>>, leader: Option<i64>) -> PyResult<Self> {
+    #[pyo3(signature = (rules = None, seed = 0, *, hands = None, leader = None, levels = None, declarer = None, a_fails = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        rules: Option<&Bound<'_, PyAny>>,
+        seed: i128,
+        hands: Option<&Bound<'_, PyAny>>,
+        leader: Option<i64>,
+        levels: Option<(Bound<'_, PyAny>, Bound<'_, PyAny>)>,
+        declarer: Option<i64>,
+        a_fails: Option<(u8, u8)>,
+    ) -> PyResult<Self> {
         let leader = leader.map(|l| seat_arg(l, "leader")).transpose()?;
         let seed = seed_arg(seed)?;
         let rules = rules_arg(rules)?;
         let hands = hands.map(hands_arg).transpose()?;
-        Ok(PyGame(Game::with_hands(rules, seed, hands, leader)?))
+        let setup = if levels.is_some() || declarer.is_some() || a_fails.is_some() {
+            let lv = match levels {
+                None => [0, 0],
+                Some((a, b)) => [level_arg(&a)?, level_arg(&b)?],
+            };
+            let declarer = match declarer {
+                None => None,
+                Some(d) if d == 0 || d == 1 => Some(d as u8),
+                Some(d) => return Err(InvalidArgumentError::new_err(format!("declarer {d} is not a team 0, 1 or None"))),
+            };
+            let f = a_fails.unwrap_or((0, 0));
+            Some(LevelState { levels: lv, a_fails: [f.0, f.1], declarer })
+        } else {
+            None
+        };
+        Ok(PyGame(Game::with_setup(rules, seed, hands, leader, setup)?))
     }
 
     /// Rebuilds a seeded match from its actions (starting each next deal when one ends).
@@ -707,11 +733,14 @@ impl PyGame {
     fn __reduce__<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let g = &slf.borrow().0;
         let origin = match &g.origin {
-            Origin::Seed { seed, hands, leader } => {
+            Origin::Seed { seed, hands, leader, levels } => {
                 let h = hands.map(|h| h.map(|x| x.to_string()));
-                (0u8, *seed, h.map(|h| h.to_vec()), *leader, String::new()).into_pyobject(py)?.into_any()
+                let lv = levels.map(|l| (l.levels[0], l.levels[1], l.a_fails[0], l.a_fails[1], l.declarer));
+                (0u8, *seed, h.map(|h| h.to_vec()), *leader, String::new(), lv).into_pyobject(py)?.into_any()
             }
-            Origin::Position(p) => (1u8, 0u64, None::<Vec<String>>, None::<u8>, p.clone()).into_pyobject(py)?.into_any(),
+            Origin::Position(p) => (1u8, 0u64, None::<Vec<String>>, None::<u8>, p.clone(), None::<(u8, u8, u8, u8, Option<u8>)>)
+                .into_pyobject(py)?
+                .into_any(),
         };
         let mut log = Vec::new();
         for e in &g.log {
@@ -786,7 +815,9 @@ fn _rebuild_game(rules: PyRef<'_, PyRules>, origin: &Bound<'_, PyTuple>, log: &B
             None => None,
             Some(v) => Some([CardSet::parse(&v[0])?, CardSet::parse(&v[1])?, CardSet::parse(&v[2])?, CardSet::parse(&v[3])?]),
         };
-        Origin::Seed { seed: origin.get_item(1)?.extract()?, hands, leader: origin.get_item(3)?.extract()? }
+        let lv: Option<(u8, u8, u8, u8, Option<u8>)> = origin.get_item(5)?.extract()?;
+        let levels = lv.map(|(a, b, fa, fb, d)| LevelState { levels: [a, b], a_fails: [fa, fb], declarer: d });
+        Origin::Seed { seed: origin.get_item(1)?.extract()?, hands, leader: origin.get_item(3)?.extract()?, levels }
     } else {
         Origin::Position(origin.get_item(4)?.extract()?)
     };
