@@ -20,10 +20,19 @@
 //!   full house, straight, bomb); one call per iteration, cycling through the
 //!   same 64 hands (the top is re-declared at each hand's level).
 //! * `classify5`     — `classify` of one 5-card set.
+//! * `pick_pattern`  — a uniformly random play without listing: `MoveGen::count`
+//!   then `MoveGen::nth` (what a random policy needs), leading and following a
+//!   single, cycling through the mix hands.
+//! * `random_deals`  — `simulate_deals` of 512 fresh deals, random policy,
+//!   pattern level, one thread (`Throughput::Elements(512)`: deals/s; 512 so
+//!   that starting the batch's thread pool, about 35 µs, does not count).
 
 use criterion::{BenchmarkId, Criterion, Throughput};
 use guandan_fast::deck::deal;
-use guandan_fast::moves::generate;
+use guandan_fast::moves::{generate, MoveGen};
+use guandan_fast::policy::Policy;
+use guandan_fast::rules::Rules;
+use guandan_fast::simulate::simulate_deals;
 use guandan_fast::rng::Rng;
 use guandan_fast::{classify, CardSet, Combo, ComboRules, Kind, Mode, Move};
 use std::hint::black_box;
@@ -291,6 +300,42 @@ fn bench_classify(c: &mut Criterion) {
     g.finish();
 }
 
+fn bench_pick(c: &mut Criterion, mix: &[Case]) {
+    let mut g = c.benchmark_group("pick_pattern");
+    g.throughput(Throughput::Elements(1));
+    for (name, top) in [("lead", None), ("follow_single", Some(("8s", Kind::Single)))] {
+        let cases = mix.to_vec();
+        let tops: Vec<Option<Combo>> = cases.iter().map(|c| top.map(|(cards, kind)| declare(cards, kind, c.level))).collect();
+        g.bench_function(name, |b| {
+            let mut rng = Rng::new(7);
+            let mut i = 0;
+            b.iter(|| {
+                let c = &cases[i];
+                let gen = MoveGen::new(black_box(c.hand), c.level, tops[i], ComboRules::default());
+                let n = gen.count(Mode::Pattern);
+                let k = rng.below(n as u32 + 1) as usize;
+                i = (i + 1) % cases.len();
+                black_box(gen.nth(Mode::Pattern, k))
+            })
+        });
+    }
+    g.finish();
+}
+
+fn bench_deals(c: &mut Criterion) {
+    let mut g = c.benchmark_group("random_deals");
+    g.throughput(Throughput::Elements(512));
+    let rules = Rules::default();
+    let mut seed = 0u64;
+    g.bench_function("pattern_1thread", |b| {
+        b.iter(|| {
+            seed += 1;
+            simulate_deals(512, seed, 1, &rules, &[Policy::Random; 4], Mode::Pattern).unwrap()
+        })
+    });
+    g.finish();
+}
+
 fn main() {
     let cases = per_hand_cases();
     let mix = random_cases(1, 64);
@@ -310,5 +355,7 @@ fn main() {
     bench_lead(&mut c, &cases, &mix);
     bench_follow(&mut c, &mix);
     bench_classify(&mut c);
+    bench_pick(&mut c, &mix);
+    bench_deals(&mut c);
     c.final_summary();
 }

@@ -6,6 +6,13 @@
 //! expands it into every distinct multiset of physical cards (`Mode::Cards`).
 //! The output vector is reused by the caller, so a warm generator does not
 //! allocate.
+//!
+//! The counts are a few word operations on the `u128` hand (bytes of rank
+//! counts, 13-bit rank masks, ladder masks for runs), and every family skips
+//! what the hand cannot make without looking rank by rank. The same walk
+//! also counts the plays (`count_moves`) and finds the k-th one (`nth_move`)
+//! without listing them, skipping whole groups of patterns by their count:
+//! a uniformly random play costs one count and one partial walk.
 
 use crate::card::{Card, HEARTS, RANK_A, RANK_BJ, RANK_RJ};
 use crate::cardset::CardSet;
@@ -152,6 +159,121 @@ const NATURAL_BITS: u128 = (1u128 << 104) - 1;
 const ONE_BJ: u128 = 1u128 << 104;
 const ONE_RJ: u128 = 1u128 << 106;
 
+/// Set bits of a 16-bit mask. The default x86-64 target has no `popcnt`
+/// instruction, and there a 256-entry table is cheaper than the
+/// bit-twiddling fallback of `count_ones`.
+#[inline(always)]
+fn pop(x: u16) -> u32 {
+    if cfg!(target_feature = "popcnt") {
+        x.count_ones()
+    } else {
+        POP8[(x & 0xFF) as usize] as u32 + POP8[(x >> 8) as usize] as u32
+    }
+}
+
+static POP8: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
+/// Set bits of a 5-bit value (a `WILD_MASKS` entry, the missing positions of
+/// a five-position window).
+static POP5: [u8; 32] = {
+    let mut t = [0u8; 32];
+    let mut i = 0;
+    while i < 32 {
+        t[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
+/// `WILD_BITS[level][k]`: the card bits of `k` wildcards (rows and columns
+/// padded to powers of two, so that masking the index replaces bound checks).
+static WILD_BITS: [[u128; 4]; 16] = {
+    let mut t = [[0u128; 4]; 16];
+    let mut l = 0;
+    while l < 13 {
+        t[l] = [0, 1u128 << (8 * l), 2u128 << (8 * l), 0];
+        l += 1;
+    }
+    t
+};
+
+/// `SUITED[s][i]`: the bit of one card of suit `s` at ladder position `i`.
+static SUITED: [[u128; 14]; 4] = {
+    let mut t = [[0u128; 14]; 4];
+    let mut s = 0;
+    while s < 4 {
+        let mut i = 0;
+        while i < 14 {
+            t[s][i] = 1u128 << (8 * LADDER[i] as u32 + 2 * s as u32);
+            i += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
+/// `MASKS_FOR[w][missing]`: bit j set when `WILD_MASKS[j]` covers the
+/// `missing` positions of a five-position window with at most `w` wildcards.
+static MASKS_FOR: [[u16; 32]; 3] = {
+    let mut t = [[0u16; 32]; 3];
+    let mut w = 0;
+    while w < 3 {
+        let mut missing = 0;
+        while missing < 32 {
+            let mut j = 0;
+            while j < WILD_MASKS_UP_TO[w] {
+                if WILD_MASKS[j] as usize & missing == missing {
+                    t[w][missing] |= 1 << j;
+                }
+                j += 1;
+            }
+            missing += 1;
+        }
+        w += 1;
+    }
+    t
+};
+
+/// The positions (0..5) of the wildcards of each `WILD_MASKS` entry, 5 for none.
+const WILD_MASK_POSITIONS: [(usize, usize); 16] = [
+    (5, 5),
+    (0, 5),
+    (1, 5),
+    (2, 5),
+    (3, 5),
+    (4, 5),
+    (0, 1),
+    (0, 2),
+    (0, 3),
+    (0, 4),
+    (1, 2),
+    (1, 3),
+    (1, 4),
+    (2, 3),
+    (2, 4),
+    (3, 4),
+];
+
+/// The natural cards' bits at each level: every natural face but the
+/// level's hearts (the wildcards).
+static NATURALS_AT: [u128; 16] = {
+    let mut t = [0u128; 16];
+    let mut l = 0;
+    while l < 13 {
+        t[l] = NATURAL_BITS & !(3u128 << (8 * l));
+        l += 1;
+    }
+    t
+};
+
 /// Bit 0 of each of the eight bytes of `v` (other bits zero) as an 8-bit mask.
 #[inline(always)]
 fn gather_bytes(v: u64) -> u16 {
@@ -210,8 +332,27 @@ fn positions(from: i32, to: u8) -> u16 {
 }
 
 /// Ranks 0..=14 whose strength (`rank_value`) at `level` is above `v`.
-#[inline]
+#[inline(always)]
 fn value_mask(level: u8, v: i32) -> u16 {
+    VALUE_MASKS[level as usize & 15][(v.clamp(-1, 15) + 1) as usize]
+}
+
+/// `VALUE_MASKS[level][v + 1]` for `v` in -1..=15 (rows 13..16 unused).
+static VALUE_MASKS: [[u16; 17]; 16] = {
+    let mut t = [[0u16; 17]; 16];
+    let mut l = 0;
+    while l < 13 {
+        let mut v = -1;
+        while v <= 15 {
+            t[l][(v + 1) as usize] = value_mask_slow(l as u8, v);
+            v += 1;
+        }
+        l += 1;
+    }
+    t
+};
+
+const fn value_mask_slow(level: u8, v: i32) -> u16 {
     let naturals: u16 = if v < 0 {
         NATURAL_RANKS
     } else if v >= 12 {
@@ -242,6 +383,15 @@ fn bomb_tier(size: u8) -> i32 {
     }
 }
 
+/// Ranks 0..=14 with at least `k` cards, from byte counts (`k >= 1`).
+#[inline(always)]
+fn ge_of(cnt: [u64; 2], k: u8) -> u16 {
+    let kk = BYTES_LO.wrapping_mul(k as u64);
+    let lo = (((cnt[0] | BYTES_HI) - kk) & BYTES_HI) >> 7;
+    let hi = (((cnt[1] | BYTES_HI) - kk) & BYTES_HI) >> 7;
+    gather_bytes(lo) | (gather_bytes(hi) << 8)
+}
+
 /// Per-hand counts that generation reads, built with a few word operations.
 #[derive(Clone, Copy)]
 struct Counts {
@@ -256,37 +406,42 @@ struct Counts {
     avail: [u8; 16],
     /// The natural cards' bits (ranks 0..=12, wildcards removed).
     nat_bits: u128,
+    /// `ge_small[k]` = `ge(k)` for k = 1, 2, 3 (computed once: the families
+    /// read them several times).
+    ge_small: [u16; 4],
 }
 
 impl Counts {
-    #[inline]
+    #[inline(always)]
     fn new(hand: CardSet, level: u8) -> Counts {
         const M2: u128 = 0x3333_3333_3333_3333_3333_3333_3333_3333;
         const M4: u128 = 0x0F0F_0F0F_0F0F_0F0F_0F0F_0F0F_0F0F_0F0F;
         let x = hand.0;
-        let shift = 8 * level as u32;
-        let wild = ((x >> shift) & 3) as u8;
-        let nat_bits = x & NATURAL_BITS & !(3u128 << shift);
+        let wild = x.to_le_bytes()[level as usize & 15] & 3;
+        let nat_bits = x & NATURALS_AT[level as usize & 15];
         let s = (nat_bits & M2) + ((nat_bits >> 2) & M2);
         let c = (s & M4) + ((s >> 4) & M4);
         let cnt = c | (((x >> 104) & 3) << 104) | (((x >> 106) & 3) << 112);
+        let halves = [cnt as u64, (cnt >> 64) as u64];
         Counts {
             level,
             wild,
-            cnt: [cnt as u64, (cnt >> 64) as u64],
+            cnt: halves,
             nat: cnt.to_le_bytes(),
             avail: nat_bits.to_le_bytes(),
             nat_bits,
+            ge_small: [0, ge_of(halves, 1), ge_of(halves, 2), ge_of(halves, 3)],
         }
     }
 
     /// Ranks 0..=14 with at least `k` natural cards (`k >= 1`).
     #[inline(always)]
     fn ge(&self, k: u8) -> u16 {
-        let kk = BYTES_LO.wrapping_mul(k as u64);
-        let lo = (((self.cnt[0] | BYTES_HI) - kk) & BYTES_HI) >> 7;
-        let hi = (((self.cnt[1] | BYTES_HI) - kk) & BYTES_HI) >> 7;
-        gather_bytes(lo) | (gather_bytes(hi) << 8)
+        if k <= 3 {
+            self.ge_small[k as usize]
+        } else {
+            ge_of(self.cnt, k)
+        }
     }
 
     /// Whether some rank has at least `k` natural cards.
@@ -296,15 +451,33 @@ impl Counts {
         ((((self.cnt[0] | BYTES_HI) - kk) | ((self.cnt[1] | BYTES_HI) - kk)) & BYTES_HI) != 0
     }
 
-    /// Per suit (h s c d), bit i: ladder position i holds a natural card of that suit.
-    #[inline]
-    fn suit_ladder(&self, s: u8) -> (u16, u32) {
+    /// Bits `8 r + 2 s`: natural rank `r` has a card of suit `s`.
+    #[inline(always)]
+    fn suit_presence(&self) -> u128 {
         const FIELD_LO: u128 = 0x5555_5555_5555_5555_5555_5555_5555_5555;
+        (self.nat_bits | (self.nat_bits >> 1)) & FIELD_LO
+    }
+
+    /// Suits (bit s) with natural cards of at least `k` distinct ranks.
+    #[inline(always)]
+    fn suits_with_ranks(&self, k: u8) -> u8 {
+        const SUITS_02: u128 = 0x1111_1111_1111_1111_1111_1111_1111_1111;
+        let y = self.suit_presence();
+        // Nibble lanes (suits 0 and 2 in `a`, 1 and 3 in `b`), bytes summed
+        // by a multiplication; a lane holds at most 13.
+        let (a, b) = (y & SUITS_02, (y >> 2) & SUITS_02);
+        let sum = |v: u128| ((v as u64).wrapping_mul(BYTES_LO) >> 56) + (((v >> 64) as u64).wrapping_mul(BYTES_LO) >> 56);
+        let (a, b) = (sum(a), sum(b));
+        let k = k as u64;
+        ((a & 15) >= k) as u8 | (((b & 15) >= k) as u8) << 1 | (((a >> 4) >= k) as u8) << 2 | (((b >> 4) >= k) as u8) << 3
+    }
+
+    /// Bit i: ladder position i holds a natural card of suit `s` (h s c d).
+    #[inline]
+    fn suit_ladder(&self, s: u8) -> u16 {
         const BYTE_LO: u128 = 0x0101_0101_0101_0101_0101_0101_0101_0101;
-        let y = (self.nat_bits | (self.nat_bits >> 1)) & FIELD_LO;
-        let z = (y >> (2 * s as u32)) & BYTE_LO;
-        let m = gather_bytes(z as u64) | (gather_bytes((z >> 64) as u64) << 8);
-        (to_ladder(m), m.count_ones())
+        let z = (self.suit_presence() >> (2 * s as u32)) & BYTE_LO;
+        to_ladder(gather_bytes(z as u64) | (gather_bytes((z >> 64) as u64) << 8))
     }
 
     #[inline(always)]
@@ -320,7 +493,7 @@ impl Counts {
     /// Card bits of `k` wildcards.
     #[inline(always)]
     fn wild_bits(&self, k: u8) -> u128 {
-        (k as u128) << (8 * self.level as u32)
+        WILD_BITS[self.level as usize & 15][k as usize & 3]
     }
 }
 
@@ -381,63 +554,87 @@ impl Sink for Push<'_> {
         self.0.push(m);
     }
 
-    #[inline]
+    #[inline(always)]
     fn many(&mut self, combo: Combo, wild: u8, base: u128, l: &Lists) {
         let out = &mut *self.0;
-        let mk = |cards: u128| Move { cards: CardSet(cards), combo, wild };
-        let sh = l.shift;
+        let (ls, sh) = (&l.list, &l.shift);
+        // Nested loops, the last list innermost; the outer lists' cards are
+        // or-ed in once per outer iteration. One or two lists (most
+        // patterns) inline.
         match l.n {
-            0 => out.push(mk(base)),
+            0 => out.push(Move { cards: CardSet(base), combo, wild }),
             1 => {
-                out.reserve(l.list[0].len());
-                for &b0 in l.list[0] {
-                    out.push(mk(base | (b0 as u128) << sh[0]));
-                }
+                out.reserve(ls[0].len());
+                push_last(out, base, ls[0], sh[0], combo, wild);
             }
             2 => {
-                out.reserve(l.list[0].len() * l.list[1].len());
-                for &b0 in l.list[0] {
-                    let x0 = base | (b0 as u128) << sh[0];
-                    for &b1 in l.list[1] {
-                        out.push(mk(x0 | (b1 as u128) << sh[1]));
+                out.reserve(ls[0].len() * ls[1].len());
+                for &b0 in ls[0] {
+                    push_last(out, base | (b0 as u128) << sh[0], ls[1], sh[1], combo, wild);
+                }
+            }
+            _ => many_long(out, combo, wild, base, l),
+        }
+    }
+}
+
+/// `Push::many` for three to five lists.
+#[inline(never)]
+fn many_long(out: &mut Vec<Move>, combo: Combo, wild: u8, base: u128, l: &Lists) {
+    let (ls, sh) = (&l.list, &l.shift);
+    out.reserve(l.weight() as usize);
+    match l.n {
+        3 => {
+            for &b0 in ls[0] {
+                let x0 = base | (b0 as u128) << sh[0];
+                for &b1 in ls[1] {
+                    push_last(out, x0 | (b1 as u128) << sh[1], ls[2], sh[2], combo, wild);
+                }
+            }
+        }
+        4 => {
+            for &b0 in ls[0] {
+                let x0 = base | (b0 as u128) << sh[0];
+                for &b1 in ls[1] {
+                    let x1 = x0 | (b1 as u128) << sh[1];
+                    for &b2 in ls[2] {
+                        push_last(out, x1 | (b2 as u128) << sh[2], ls[3], sh[3], combo, wild);
                     }
                 }
             }
-            3 => {
-                for &b0 in l.list[0] {
-                    let x0 = base | (b0 as u128) << sh[0];
-                    for &b1 in l.list[1] {
-                        let x1 = x0 | (b1 as u128) << sh[1];
-                        for &b2 in l.list[2] {
-                            out.push(mk(x1 | (b2 as u128) << sh[2]));
+        }
+        _ => {
+            debug_assert_eq!(l.n, 5);
+            for &b0 in ls[0] {
+                let x0 = base | (b0 as u128) << sh[0];
+                for &b1 in ls[1] {
+                    let x1 = x0 | (b1 as u128) << sh[1];
+                    for &b2 in ls[2] {
+                        let x2 = x1 | (b2 as u128) << sh[2];
+                        for &b3 in ls[3] {
+                            push_last(out, x2 | (b3 as u128) << sh[3], ls[4], sh[4], combo, wild);
                         }
                     }
                 }
             }
-            _ => {
-                // Straights: four or five ranks, one card each.
-                let m = l.n;
-                let mut idx = [0usize; 5];
-                'outer: loop {
-                    let mut x = base;
-                    for j in 0..m {
-                        x |= (l.list[j][idx[j]] as u128) << sh[j];
-                    }
-                    out.push(mk(x));
-                    let mut j = m;
-                    loop {
-                        if j == 0 {
-                            break 'outer;
-                        }
-                        j -= 1;
-                        idx[j] += 1;
-                        if idx[j] < l.list[j].len() {
-                            break;
-                        }
-                        idx[j] = 0;
-                    }
-                }
-            }
+        }
+    }
+}
+
+/// Pushes `x` plus each entry of `list` (shifted by `sh`, a multiple of 8),
+/// working on the one 64-bit half the entries land in.
+#[inline(always)]
+fn push_last(out: &mut Vec<Move>, x: u128, list: &[u8], sh: u32, combo: Combo, wild: u8) {
+    let (lo, hi) = (x as u64, (x >> 64) as u64);
+    let mk = |lo: u64, hi: u64| Move { cards: CardSet(((hi as u128) << 64) | lo as u128), combo, wild };
+    if sh < 64 {
+        for &b in list {
+            out.push(mk(lo | (b as u64) << sh, hi));
+        }
+    } else {
+        let sh = sh - 64;
+        for &b in list {
+            out.push(mk(lo, hi | (b as u64) << sh));
         }
     }
 }
@@ -526,16 +723,27 @@ impl<const CARDS: bool> Sink for Nth<CARDS> {
 ///
 /// `generate`, `count` and `nth` agree: `nth(mode, k)` is element `k` of the
 /// list `generate(mode, …)` appends, and `count(mode)` is its length.
-/// Preparing costs a few dozen instructions, so a random policy can call
-/// `count` then `nth` instead of listing every play.
+/// Preparing costs about a hundred instructions, so a random policy can call
+/// `count` then `nth` instead of listing every play:
+///
+/// ```
+/// use guandan_fast::moves::{MoveGen, Mode, ComboRules};
+/// use guandan_fast::CardSet;
+/// let hand = CardSet::parse("3s 3c 4d 5h 6s 7c 9d 9s BJ").unwrap();
+/// let g = MoveGen::new(hand, 0, None, ComboRules::default());
+/// let mut all = Vec::new();
+/// g.generate(Mode::Pattern, &mut all);
+/// assert_eq!(g.count(Mode::Pattern), all.len());
+/// assert_eq!(g.nth(Mode::Pattern, 3), Some(all[3]));
+/// ```
 #[derive(Clone, Copy)]
 pub struct MoveGen {
     c: Counts,
     t: &'static SubTables,
     rules: ComboRules,
-    /// Non-bomb kind to list; `None`: every kind (leading) or none (after a bomb).
-    kind: Option<Kind>,
-    leading: bool,
+    /// Bit `k`: list the non-bomb kind of code `k` (all when leading, the
+    /// top's kind when following a non-bomb, none after a bomb).
+    kinds: u8,
     /// Ranks (0..=14) whose value beats the top, for rank-valued kinds.
     vmask: u16,
     /// Runs must start at a ladder position above this.
@@ -546,19 +754,18 @@ pub struct MoveGen {
 
 impl MoveGen {
     /// Prepares `hand` at `level` against `top` (`None`: leading).
-    #[inline]
+    #[inline(always)]
     pub fn new(hand: CardSet, level: u8, top: Option<Combo>, rules: ComboRules) -> MoveGen {
-        let (kind, leading, min_value, min_power) = match top {
-            None => (None, true, -1, 0),
-            Some(t) if t.kind.is_bomb() => (None, false, i32::MAX, t.bomb_power(level) as i32),
-            Some(t) => (Some(t.kind), false, t.value(level) as i32, 0),
+        let (kinds, min_value, min_power) = match top {
+            None => (0x7F, -1, 0),
+            Some(t) if t.kind.is_bomb() => (0, i32::MAX, t.bomb_power(level) as i32),
+            Some(t) => (1 << t.kind as u8, t.value(level) as i32, 0),
         };
         MoveGen {
             c: Counts::new(hand, level),
             t: tables(),
             rules,
-            kind,
-            leading,
+            kinds,
             vmask: value_mask(level, min_value),
             min_pos: min_value,
             min_power,
@@ -612,34 +819,46 @@ impl MoveGen {
 
     #[inline(always)]
     fn wants(&self, kind: Kind) -> bool {
-        self.leading || self.kind == Some(kind)
+        (self.kinds >> kind as u8) & 1 != 0
     }
 
+    /// Walks every family in order.
     #[inline(always)]
     fn walk<const CARDS: bool, S: Sink>(&self, s: &mut S) {
-        if self.wants(Kind::Single) {
-            self.singles::<CARDS, S>(s);
+        // Unrolled by hand, so that each `family` call has a constant index.
+        macro_rules! families {
+            ($($f:literal)*) => {
+                $(
+                    if s.done() {
+                        return;
+                    }
+                    self.family::<CARDS, S>($f, s);
+                )*
+            };
         }
-        if self.wants(Kind::Pair) && !s.done() {
-            self.pairs::<CARDS, S>(s);
-        }
-        if self.wants(Kind::Triple) && !s.done() {
-            self.triples::<CARDS, S>(s);
-        }
-        if self.wants(Kind::FullHouse) && !s.done() {
-            self.full_houses::<CARDS, S>(s);
-        }
-        if self.wants(Kind::Straight) && !s.done() {
-            self.straights::<CARDS, S>(s);
-        }
-        if self.wants(Kind::Tube) && !s.done() {
-            self.tubes::<CARDS, S>(s);
-        }
-        if self.wants(Kind::Plate) && !s.done() {
-            self.plates::<CARDS, S>(s);
-        }
-        if !s.done() {
-            self.bombs::<CARDS, S>(s);
+        families!(0 1 2 3 4 5 6 7 8 9);
+    }
+
+    /// Walks family `f`: the seven non-bomb kinds in `KINDS` order (those
+    /// wanted), then same-rank bombs, straight flushes, the joker bomb.
+    #[inline(always)]
+    fn family<const CARDS: bool, S: Sink>(&self, f: usize, s: &mut S) {
+        let kind = |k: Kind| self.wants(k);
+        match f {
+            0 if kind(Kind::Single) => self.singles::<CARDS, S>(s),
+            1 if kind(Kind::Pair) => self.pairs::<CARDS, S>(s),
+            2 if kind(Kind::Triple) => self.triples::<CARDS, S>(s),
+            3 if kind(Kind::FullHouse) => self.full_houses::<CARDS, S>(s),
+            4 if kind(Kind::Straight) => self.straights::<CARDS, S>(s),
+            5 if kind(Kind::Tube) => self.tubes::<CARDS, S>(s),
+            6 if kind(Kind::Plate) => self.plates::<CARDS, S>(s),
+            7 if self.c.any_ge(4 - self.c.wild) => self.same_rank_bombs::<CARDS, S>(s),
+            8 => self.straight_flush_family::<CARDS, S>(s),
+            9 if self.c.nat(RANK_BJ) == 2 && self.c.nat(RANK_RJ) == 2 && 9 * 32 + 15 > self.min_power => {
+                let combo = Combo::new(Kind::JokerBomb, RANK_RJ, 4);
+                self.fin::<CARDS, S>(s, combo, 0, 2 * ONE_BJ + 2 * ONE_RJ, &Lists::new());
+            }
+            _ => {}
         }
     }
 
@@ -657,6 +876,19 @@ impl MoveGen {
         } else {
             *base |= (self.t.first(a, take) as u128) << (8 * r as u32);
         }
+    }
+
+    /// The `take` lowest-index natural cards of rank `r` (0..=12), as card
+    /// bits; 0 when the rank has fewer.
+    #[inline(always)]
+    fn first_bits(&self, r: u8, take: u8) -> u128 {
+        (self.t.first(self.c.avail(r), take) as u128) << (8 * r as u32)
+    }
+
+    /// Pattern-level move.
+    #[inline(always)]
+    fn one<S: Sink>(&self, s: &mut S, combo: Combo, wild: u8, cards: u128) {
+        s.one(Move { cards: CardSet(cards | self.c.wild_bits(wild)), combo, wild });
     }
 
     /// Adds `take` cards of rank `r`, natural or joker.
@@ -694,7 +926,7 @@ impl MoveGen {
         let level = self.c.level;
         let m = self.c.ge(1) & self.vmask;
         let wild_single = self.c.wild >= 1 && (self.vmask >> level) & 1 != 0;
-        if s.skip(m.count_ones() + wild_single as u32) {
+        if s.skip(pop(m) + wild_single as u32) {
             return;
         }
         // Natural singles by rank; the wildcard single right after the
@@ -719,7 +951,7 @@ impl MoveGen {
         let g2 = self.c.ge(2) & vm;
         let wild_pair = wild == 2 && (vm >> level) & 1 != 0;
         let one_wild = if wild >= 1 { g1 & NATURAL_RANKS } else { 0 };
-        let n = g2.count_ones() + one_wild.count_ones() + wild_pair as u32;
+        let n = pop(g2) + pop(one_wild) + wild_pair as u32;
         if s.skip(n) {
             return;
         }
@@ -741,12 +973,12 @@ impl MoveGen {
     fn triples<const CARDS: bool, S: Sink>(&self, s: &mut S) {
         let wild = self.c.wild;
         let vm = self.vmask & NATURAL_RANKS;
-        let mut n = (self.c.ge(3) & vm).count_ones();
+        let mut n = pop(self.c.ge(3) & vm);
         if wild >= 1 {
-            n += (self.c.ge(2) & vm).count_ones();
+            n += pop(self.c.ge(2) & vm);
         }
         if wild >= 2 {
-            n += (self.c.ge(1) & vm).count_ones();
+            n += pop(self.c.ge(1) & vm);
         }
         if s.skip(n) {
             return;
@@ -768,15 +1000,46 @@ impl MoveGen {
         let bj = jokers && self.c.nat(RANK_BJ) == 2;
         let rj = jokers && self.c.nat(RANK_RJ) == 2;
         let nj = bj as u32 + rj as u32;
+        let mut pair_bits: Option<[(u128, u128); 13]> = None;
         for t in bits(self.c.ge(3 - wild) & self.vmask & NATURAL_RANKS) {
             let combo = Combo::new(Kind::FullHouse, t, 5);
             let not_t = !(1u16 << t);
             let (p2, p1) = (g2 & not_t, g1 & not_t);
-            let (n2, n1) = (p2.count_ones(), p1.count_ones());
+            let (n2, n1) = (pop(p2), pop(p1));
             for kt in 3u8.saturating_sub(self.c.nat(t))..=wild {
                 let rem = wild - kt;
                 let n = (rem >= 2) as u32 + n2 + if rem >= 1 { n1 } else { 0 } + nj;
                 if s.skip(n) {
+                    continue;
+                }
+                if !CARDS {
+                    // Pattern level: the pairs' cards computed once per call.
+                    let pairs = pair_bits.get_or_insert_with(|| {
+                        let mut v = [(0u128, 0u128); 13];
+                        for pr in bits(g1) {
+                            v[pr as usize] = (self.first_bits(pr, 2), self.first_bits(pr, 1));
+                        }
+                        v
+                    });
+                    let tb = self.first_bits(t, 3 - kt);
+                    if rem >= 2 {
+                        self.one(s, combo, kt + 2, tb);
+                    }
+                    for pr in bits(if rem >= 1 { p1 } else { p2 }) {
+                        let (two, one) = pairs[pr as usize];
+                        if (p2 >> pr) & 1 != 0 {
+                            self.one(s, combo, kt, tb | two);
+                        }
+                        if rem >= 1 {
+                            self.one(s, combo, kt + 1, tb | one);
+                        }
+                    }
+                    if bj {
+                        self.one(s, combo, kt, tb + 2 * ONE_BJ);
+                    }
+                    if rj {
+                        self.one(s, combo, kt, tb + 2 * ONE_RJ);
+                    }
                     continue;
                 }
                 let mut tb = 0u128;
@@ -811,20 +1074,29 @@ impl MoveGen {
     fn straights<const CARDS: bool, S: Sink>(&self, s: &mut S) {
         let wild = self.c.wild;
         let ladder = to_ladder(self.c.ge(1) & NATURAL_RANKS);
-        let lim = WILD_MASKS_UP_TO[wild as usize];
         let windows = completable(&[!ladder], 5, wild) & positions(self.min_pos.saturating_add(1), 10);
         for pos in bits(windows) {
             let missing = !(ladder >> pos) & 0x1F;
-            let nm = missing.count_ones() as u8;
+            let nm = POP5[missing as usize];
             if s.skip(RUN5_PATTERNS[wild as usize][nm as usize] as u32) {
                 continue;
             }
             let combo = Combo::new(Kind::Straight, LADDER[pos as usize], 5);
-            for &mask in &WILD_MASKS[..lim] {
-                let mask = mask as u16;
-                if mask & missing != missing {
-                    continue;
+            if !CARDS {
+                // Pattern level: the window's cards less the replaced ones.
+                let mut c = [0u128; 6];
+                for i in 0..5 {
+                    c[i] = self.first_bits(LADDER[pos as usize + i], 1);
                 }
+                let all = c[0] | c[1] | c[2] | c[3] | c[4];
+                for j in bits(MASKS_FOR[wild as usize][missing as usize]) {
+                    let (a, b) = WILD_MASK_POSITIONS[j as usize];
+                    self.one(s, combo, POP5[WILD_MASKS[j as usize] as usize], all ^ c[a] ^ c[b]);
+                }
+                continue;
+            }
+            for j in bits(MASKS_FOR[wild as usize][missing as usize]) {
+                let mask = WILD_MASKS[j as usize] as u16;
                 let mut base = 0u128;
                 let mut l = Lists::new();
                 for i in 0..5u8 {
@@ -832,7 +1104,7 @@ impl MoveGen {
                         self.part::<CARDS>(LADDER[(pos + i) as usize], 1, &mut base, &mut l);
                     }
                 }
-                self.fin::<CARDS, S>(s, combo, mask.count_ones() as u8, base, &l);
+                self.fin::<CARDS, S>(s, combo, POP5[mask as usize], base, &l);
             }
         }
     }
@@ -849,6 +1121,17 @@ impl MoveGen {
                 continue;
             }
             let combo = Combo::new(Kind::Tube, r[0], 6);
+            if !CARDS {
+                // Pattern level: f[i][k] = the naturals of rank i when k wildcards replace some.
+                let f = r.map(|r| [self.first_bits(r, 2), self.first_bits(r, 1), 0]);
+                for k in TUBE_KS {
+                    let used = k[0] + k[1] + k[2];
+                    if used <= wild && k[0] >= d[0] && k[1] >= d[1] && k[2] >= d[2] {
+                        self.one(s, combo, used, f[0][k[0] as usize] | f[1][k[1] as usize] | f[2][k[2] as usize]);
+                    }
+                }
+                continue;
+            }
             for k in TUBE_KS {
                 let used = k[0] + k[1] + k[2];
                 if used > wild || k[0] < d[0] || k[1] < d[1] || k[2] < d[2] {
@@ -877,6 +1160,16 @@ impl MoveGen {
                 continue;
             }
             let combo = Combo::new(Kind::Plate, r[0], 6);
+            if !CARDS {
+                let f = r.map(|r| [self.first_bits(r, 3), self.first_bits(r, 2), self.first_bits(r, 1)]);
+                for k in PLATE_KS {
+                    let used = k[0] + k[1];
+                    if used <= wild && k[0] >= d[0] && k[1] >= d[1] {
+                        self.one(s, combo, used, f[0][k[0] as usize] | f[1][k[1] as usize]);
+                    }
+                }
+                continue;
+            }
             for k in PLATE_KS {
                 let used = k[0] + k[1];
                 if used > wild || k[0] < d[0] || k[1] < d[1] {
@@ -892,21 +1185,41 @@ impl MoveGen {
         }
     }
 
-    fn bombs<const CARDS: bool, S: Sink>(&self, s: &mut S) {
+    /// Straight flushes (power 3 * 32 + position): cheap checks inline, the
+    /// listing out of line (most hands at most decisions have none).
+    #[inline(always)]
+    fn straight_flush_family<const CARDS: bool, S: Sink>(&self, s: &mut S) {
+        let wild = self.c.wild;
+        let sf_pos = positions(self.min_power - 96 + 1, 10);
+        if sf_pos != 0 {
+            // Only where the hand has a straight whatever the suits, and a
+            // suit with enough ranks.
+            let windows = completable(&[!to_ladder(self.c.ge(1) & NATURAL_RANKS)], 5, wild) & sf_pos;
+            if windows != 0 {
+                let suits = self.c.suits_with_ranks(5 - wild);
+                if suits != 0 {
+                    self.straight_flushes::<CARDS, S>(s, windows, suits);
+                }
+            }
+        }
+    }
+
+    /// Same-rank bombs, by size then rank (then wildcards used).
+    #[inline(never)]
+    fn same_rank_bombs<const CARDS: bool, S: Sink>(&self, s: &mut S) {
         let level = self.c.level;
         let wild = self.c.wild;
         let p = self.min_power;
-        // Same-rank bombs, by size then rank (then wildcards used).
         let mut size = 4u8;
         while size <= 10 && self.c.any_ge(size - wild) {
             let vm = value_mask(level, p - 32 * bomb_tier(size)) & NATURAL_RANKS;
             let ranks = self.c.ge(size - wild) & vm;
-            let mut n = ranks.count_ones();
+            let mut n = pop(ranks);
             if wild >= 1 {
-                n += (self.c.ge(size - wild + 1) & vm).count_ones();
+                n += pop(self.c.ge(size - wild + 1) & vm);
             }
             if wild >= 2 {
-                n += (self.c.ge(size) & vm).count_ones();
+                n += pop(self.c.ge(size) & vm);
             }
             if !s.skip(n) {
                 for r in bits(ranks) {
@@ -918,39 +1231,25 @@ impl MoveGen {
             }
             size += 1;
         }
-        // Straight flushes (power 3 * 32 + position): only where a straight is.
-        let sf_pos = positions(p - 96 + 1, 10);
-        if sf_pos != 0 && !s.done() {
-            let ladder = to_ladder(self.c.ge(1) & NATURAL_RANKS);
-            let windows = completable(&[!ladder], 5, wild) & sf_pos;
-            if windows != 0 {
-                self.straight_flushes::<CARDS, S>(s, windows);
-            }
-        }
-        if self.c.nat(RANK_BJ) == 2 && self.c.nat(RANK_RJ) == 2 && 9 * 32 + 15 > p {
-            self.fin::<CARDS, S>(s, Combo::new(Kind::JokerBomb, RANK_RJ, 4), 0, 2 * ONE_BJ + 2 * ONE_RJ, &Lists::new());
-        }
     }
 
-    /// Straight flushes in the run windows `windows`, by position then suit.
-    fn straight_flushes<const CARDS: bool, S: Sink>(&self, s: &mut S, windows: u16) {
+    /// Straight flushes in the run windows `windows`, by position then suit
+    /// (of the suits `suits`).
+    #[inline(never)]
+    fn straight_flushes<const CARDS: bool, S: Sink>(&self, s: &mut S, windows: u16, suits: u8) {
         let wild = self.c.wild;
-        let need = 5 - wild as u32;
         let mut ladders = [0u16; 4];
         let mut windows_any = 0u16;
-        for (suit, lad) in ladders.iter_mut().enumerate() {
-            let (l, n) = self.c.suit_ladder(suit as u8);
-            if n >= need {
-                *lad = l;
-                windows_any |= completable(&[!l], 5, wild);
-            }
+        for suit in bits(suits as u16) {
+            let lad = self.c.suit_ladder(suit);
+            ladders[suit as usize] = lad;
+            windows_any |= completable(&[!lad], 5, wild);
         }
-        let lim = WILD_MASKS_UP_TO[wild as usize];
         for pos in bits(windows & windows_any) {
             let start = LADDER[pos as usize];
             for suit in 0..4u8 {
                 let missing = !(ladders[suit as usize] >> pos) & 0x1F;
-                let nm = missing.count_ones() as u8;
+                let nm = POP5[missing as usize];
                 if nm > wild {
                     continue;
                 }
@@ -958,18 +1257,17 @@ impl MoveGen {
                     continue;
                 }
                 let combo = Combo { kind: Kind::StraightFlush, rank: start, size: 5, suit };
-                for &mask in &WILD_MASKS[..lim] {
-                    let mask = mask as u16;
-                    if mask & missing != missing {
-                        continue;
+                let mut c = [0u128; 6];
+                for i in 0..5 {
+                    if (missing >> i) & 1 == 0 {
+                        c[i] = SUITED[suit as usize][pos as usize + i];
                     }
-                    let mut base = 0u128;
-                    for i in 0..5u8 {
-                        if (mask >> i) & 1 == 0 {
-                            base |= 1u128 << (8 * LADDER[(pos + i) as usize] as u32 + 2 * suit as u32);
-                        }
-                    }
-                    self.fin::<CARDS, S>(s, combo, mask.count_ones() as u8, base, &Lists::new());
+                }
+                let all = c[0] | c[1] | c[2] | c[3] | c[4];
+                for j in bits(MASKS_FOR[wild as usize][missing as usize]) {
+                    let (a, b) = WILD_MASK_POSITIONS[j as usize];
+                    let used = POP5[WILD_MASKS[j as usize] as usize];
+                    self.fin::<CARDS, S>(s, combo, used, all ^ c[a] ^ c[b], &Lists::new());
                 }
             }
         }
@@ -1076,6 +1374,7 @@ pub fn wildcard_meaning(mv: &Move, level: u8) -> Vec<Card> {
 /// The generator as first written (one loop per family over every rank),
 /// kept as the reference that the fast walker must match move for move.
 #[cfg(test)]
+#[allow(clippy::needless_range_loop)]
 pub(crate) mod reference {
     use super::{ComboRules, Mode, Move};
     use crate::card::{RANK_A, RANK_BJ, RANK_RJ};
@@ -1673,7 +1972,9 @@ mod tests {
     fn walker_matches_the_reference_move_for_move() {
         let mut a = Vec::new();
         let mut b = Vec::new();
-        for (hand, level, top, rules) in sample_positions(400) {
+        // GUANDAN_MOVES_SAMPLE=n widens the sample (default 400 deals).
+        let n = std::env::var("GUANDAN_MOVES_SAMPLE").ok().and_then(|v| v.parse().ok()).unwrap_or(400);
+        for (hand, level, top, rules) in sample_positions(n) {
             for mode in [Mode::Pattern, Mode::Cards] {
                 a.clear();
                 b.clear();
@@ -1688,7 +1989,8 @@ mod tests {
     fn count_and_nth_agree_with_generate() {
         let mut v = Vec::new();
         let mut checked = 0usize;
-        for (hand, level, top, rules) in sample_positions(300) {
+        let n = std::env::var("GUANDAN_MOVES_SAMPLE").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
+        for (hand, level, top, rules) in sample_positions(n) {
             let g = MoveGen::new(hand, level, top, rules);
             for mode in [Mode::Pattern, Mode::Cards] {
                 v.clear();
@@ -1724,9 +2026,24 @@ mod tests {
             }
             for s in 0..4u8 {
                 let by_rank: u16 = (0..13u8).filter(|&r| (c.avail(r) >> (2 * s)) & 3 != 0).map(|r| 1 << r).sum();
-                assert_eq!(c.suit_ladder(s), (to_ladder(by_rank), by_rank.count_ones()));
+                assert_eq!(c.suit_ladder(s), to_ladder(by_rank));
+            }
+            for k in 0..=13u8 {
+                let want: u8 = (0..4u8)
+                    .filter(|&s| (0..13u8).filter(|&r| (c.avail(r) >> (2 * s)) & 3 != 0).count() >= k as usize)
+                    .map(|s| 1 << s)
+                    .sum();
+                assert_eq!(c.suits_with_ranks(k), want, "{hand} k={k}");
             }
         }
+        for l in 0..13u8 {
+            for v in -3..=20 {
+                let want: u16 = (0..15u8).filter(|&r| crate::combo::rank_value(r, l) as i32 > v).map(|r| 1 << r).sum();
+                assert_eq!(value_mask(l, v), want, "level {l} v {v}");
+            }
+        }
+        for x in 0..=u16::MAX {
+            assert_eq!(pop(x), x.count_ones());
+        }
     }
-
 }

@@ -17,8 +17,25 @@ fn valid(b: u16) -> bool {
     (0..4).all(|s| (b >> (2 * s)) & 3 <= 2)
 }
 
+#[cfg(test)]
 fn sub_of(b: u8, a: u8) -> bool {
     (0..4).all(|s| (b >> (2 * s)) & 3 <= (a >> (2 * s)) & 3)
+}
+
+/// Every byte `b <= a` field by field, in increasing order.
+fn sub_bytes(a: u8) -> Vec<u8> {
+    let f = |s: u32| (a >> (2 * s)) & 3;
+    let mut out = Vec::with_capacity(81);
+    for d in 0..=f(3) {
+        for c in 0..=f(2) {
+            for s in 0..=f(1) {
+                for h in 0..=f(0) {
+                    out.push(d << 6 | c << 4 | s << 2 | h);
+                }
+            }
+        }
+    }
+    out
 }
 
 fn build() -> SubTables {
@@ -26,18 +43,14 @@ fn build() -> SubTables {
     let mut data = Vec::new();
     let mut first = [[0u8; 9]; 256];
     for a in 0u16..256 {
+        let subs = if valid(a) { sub_bytes(a as u8) } else { Vec::new() };
         for m in 0u8..9 {
             offsets.push(data.len() as u32);
             if !valid(a) {
                 continue;
             }
             let a = a as u8;
-            for b in 0u16..256 {
-                let b = b as u8;
-                if valid(b as u16) && sub_of(b, a) && byte_count(b) == m {
-                    data.push(b);
-                }
-            }
+            data.extend(subs.iter().copied().filter(|&b| byte_count(b) == m));
             // Lowest face index first: fill suits h, s, c, d in order.
             let mut left = m;
             let mut pick = 0u8;
@@ -79,6 +92,21 @@ impl SubTables {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lists_are_every_sub_multiset_in_increasing_order() {
+        let t = tables();
+        for a in 0u16..256 {
+            for m in 0u8..9 {
+                let want: Vec<u8> = if valid(a) {
+                    (0u16..256).map(|b| b as u8).filter(|&b| valid(b as u16) && sub_of(b, a as u8) && byte_count(b) == m).collect()
+                } else {
+                    Vec::new()
+                };
+                assert_eq!(t.subs(a as u8, m), &want[..], "a={a:#010b} m={m}");
+            }
+        }
+    }
 
     #[test]
     fn counts_of_sub_multisets() {

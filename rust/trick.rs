@@ -3,7 +3,7 @@
 
 use crate::cardset::CardSet;
 use crate::error::{Error, Result};
-use crate::moves::{self, ComboRules, Mode, Move};
+use crate::moves::{self, ComboRules, Mode, Move, MoveGen};
 
 /// Partner of a seat (partners sit opposite).
 #[inline]
@@ -59,7 +59,34 @@ impl PlayState {
     #[inline]
     pub fn moves(&self, mode: Mode, out: &mut Vec<Move>) {
         if !self.over {
-            moves::generate(self.hands[self.current as usize], self.level, self.top.map(|m| m.combo), mode, self.rules, out);
+            self.move_gen().generate(mode, out);
+        }
+    }
+
+    /// The current player's hand prepared against the current top: `count`
+    /// and `nth` of it give the plays `moves` lists without listing them.
+    #[inline]
+    pub fn move_gen(&self) -> MoveGen {
+        MoveGen::new(self.hands[self.current as usize], self.level, self.top.map(|m| m.combo), self.rules)
+    }
+
+    /// Number of plays `moves` would list (0 once the deal is over).
+    #[inline]
+    pub fn count_moves(&self, mode: Mode) -> usize {
+        if self.over {
+            0
+        } else {
+            self.move_gen().count(mode)
+        }
+    }
+
+    /// Play `k` of the list `moves` would make, without making it.
+    #[inline]
+    pub fn nth_move(&self, mode: Mode, k: usize) -> Option<Move> {
+        if self.over {
+            None
+        } else {
+            self.move_gen().nth(mode, k)
         }
     }
 
@@ -201,6 +228,33 @@ mod tests {
         s.play(mv(&s, "5s")).unwrap();
         assert!(s.over);
         assert_eq!(s.finish, [0, 2, 3, 1]);
+    }
+
+    #[test]
+    fn counted_plays_match_the_listed_ones() {
+        use crate::rng::Rng;
+        let mut buf = Vec::new();
+        for seed in 0..20 {
+            let mut rng = Rng::new(seed);
+            let hands = crate::deck::deal(&mut rng);
+            let mut s = PlayState::new(hands, (seed % 13) as u8, (seed % 4) as u8, ComboRules::default());
+            while !s.over {
+                let mode = if seed % 2 == 0 { Mode::Pattern } else { Mode::Cards };
+                buf.clear();
+                s.moves(mode, &mut buf);
+                assert_eq!(s.count_moves(mode), buf.len());
+                let k = rng.below(buf.len() as u32 + s.can_pass() as u32) as usize;
+                if k < buf.len() {
+                    assert_eq!(s.nth_move(mode, k), Some(buf[k]));
+                    s.play_unchecked(buf[k]);
+                } else {
+                    assert_eq!(s.nth_move(mode, k), None);
+                    s.pass_unchecked();
+                }
+            }
+            assert_eq!(s.count_moves(Mode::Pattern), 0);
+            assert_eq!(s.nth_move(Mode::Pattern, 0), None);
+        }
     }
 
     #[test]
