@@ -41,11 +41,25 @@ pub fn playout(state: &mut PlayState, policies: &[Policy; 4], mode: Mode, rng: &
     let mut n = 0;
     while !state.over {
         let seat = state.current as usize;
-        buf.clear();
-        state.moves(mode, buf);
-        match policies[seat].choose(state, buf, rng) {
-            Some(i) => state.play_unchecked(buf[i]),
-            None => state.pass_unchecked(),
+        if policies[seat] == Policy::Random {
+            // Uniform over moves + pass without building the list: the same
+            // choice (and RNG use) as `Policy::choose` on the full list.
+            let g = state.move_gen();
+            let count = g.count(mode) as u32;
+            let pass = state.can_pass() as u32;
+            let k = rng.below(count + pass);
+            if k < pass {
+                state.pass_unchecked();
+            } else {
+                state.play_unchecked(g.nth(mode, (k - pass) as usize).expect("k-th move exists"));
+            }
+        } else {
+            buf.clear();
+            state.moves(mode, buf);
+            match policies[seat].choose(state, buf, rng) {
+                Some(i) => state.play_unchecked(buf[i]),
+                None => state.pass_unchecked(),
+            }
         }
         n += 1;
     }
