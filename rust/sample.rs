@@ -217,3 +217,94 @@ impl Sampler {
         self.observer
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn set(t: &str) -> CardSet {
+        CardSet::parse(t).unwrap()
+    }
+
+    /// Constraints where seat 0 holds `own` and everything else is out of play
+    /// except `pool`, to be dealt to seats 1..3 with `sizes`.
+    fn small(own: &str, pool: &str, sizes: [u32; 3], caps: [Option<u8>; 4], known: [CardSet; 4]) -> Constraints {
+        let own = set(own);
+        let mut gone = CardSet::FULL_DECK.minus(own).minus(set(pool));
+        for k in known {
+            gone = gone.minus(k);
+        }
+        Constraints { observer: 0, level: 0, sizes: [own.len(), sizes[0], sizes[1], sizes[2]], own, gone, known, caps }
+    }
+
+    #[test]
+    fn impossible_constraints_are_errors() {
+        // A seat capped below every unseen card.
+        let c = small("3s", "As Kd", [1, 1, 0], [None, Some(0), Some(0), None], [CardSet::EMPTY; 4]);
+        assert!(matches!(Sampler::new(&c), Err(Error::Unsatisfiable(_))));
+        // Sizes that do not add up to the unseen cards.
+        let c = small("3s", "As Kd", [1, 2, 0], [None; 4], [CardSet::EMPTY; 4]);
+        assert!(matches!(Sampler::new(&c), Err(Error::Unsatisfiable(_))));
+        // More cards known in a hand than it holds.
+        let mut known = [CardSet::EMPTY; 4];
+        known[1] = set("As Kd");
+        let c = small("3s", "", [1, 0, 0], [None; 4], known);
+        assert!(matches!(Sampler::new(&c), Err(Error::Unsatisfiable(_))));
+    }
+
+    /// Exact uniformity over labelled placements with a tribute cap and a
+    /// known card: every consistent placement enumerated, compared by chi-square.
+    #[test]
+    fn uniform_over_consistent_placements() {
+        // Seat 1 paid a 9 (value 7): it may hold no unseen card above 9 except the wildcard (2h at level 2).
+        let mut known = [CardSet::EMPTY; 4];
+        known[2] = set("Qd");
+        let c = small("3s", "4c 4c 9d As Kh 2h", [3, 2, 2], [None, Some(7), None, None], known);
+        let sampler = Sampler::new(&c).unwrap();
+        // Enumerate labelled placements of the 6 pool cards (copies distinct) into seats 1,2,3 (free places 3, 1, 2).
+        let pool: Vec<Card> = set("4c 4c 9d As Kh 2h").cards();
+        let mut expected: HashMap<[CardSet; 4], u32> = HashMap::new();
+        let mut total = 0u32;
+        for code in 0..3u32.pow(6) {
+            let mut hands = [c.own, CardSet::EMPTY, known[2], CardSet::EMPTY];
+            let mut sizes = [0u32; 3];
+            let mut ok = true;
+            let mut x = code;
+            for card in &pool {
+                let i = (x % 3) as usize;
+                x /= 3;
+                sizes[i] += 1;
+                let seat = i + 1;
+                if seat == 1 && !card.is_wildcard(0) && rank_value(card.rank(), 0) > 7 {
+                    ok = false;
+                }
+                hands[seat].0 += 1u128 << (2 * card.index());
+            }
+            if ok && sizes == [3, 1, 2] {
+                *expected.entry(hands).or_default() += 1;
+                total += 1;
+            }
+        }
+        assert!(total > 0 && expected.len() > 1);
+        let n = 30_000u32;
+        let mut seen: HashMap<[CardSet; 4], u32> = HashMap::new();
+        let mut rng = Rng::new(5);
+        for _ in 0..n {
+            let h = sampler.sample(&mut rng);
+            assert!(expected.contains_key(&h), "inconsistent deal {h:?}");
+            *seen.entry(h).or_default() += 1;
+        }
+        let chi2: f64 = expected
+            .iter()
+            .map(|(h, &w)| {
+                let e = n as f64 * w as f64 / total as f64;
+                let o = *seen.get(h).unwrap_or(&0) as f64;
+                (o - e).powi(2) / e
+            })
+            .sum();
+        let df = (expected.len() - 1) as f64;
+        // Far beyond the 0.999 quantile for any df here would mean a biased sampler.
+        assert!(chi2 < df + 6.0 * (2.0 * df).sqrt() + 10.0, "chi2 {chi2} with {df} degrees of freedom");
+    }
+}
