@@ -45,6 +45,20 @@ pub struct Sampler {
     lf: Vec<f64>,
 }
 
+/// The ways to split `n` cards of a group into counts `(a, b, c)` for the
+/// three other seats: within their free places and only to seats the group's
+/// `mask` allows.
+fn splits(mask: u8, n: u32, free: [u32; 3]) -> impl Iterator<Item = (u32, u32, u32)> {
+    let max_a = if mask & 1 == 0 { 0 } else { n.min(free[0]) };
+    (0..=max_a).flat_map(move |a| {
+        let max_b = if mask & 2 == 0 { 0 } else { (n - a).min(free[1]) };
+        (0..=max_b).filter_map(move |b| {
+            let c = n - a - b;
+            (c <= free[2] && (c == 0 || mask & 4 != 0)).then_some((a, b, c))
+        })
+    })
+}
+
 fn ln_fact_table(n: usize) -> Vec<f64> {
     let mut t = vec![0.0; n + 1];
     for i in 1..=n {
@@ -130,21 +144,9 @@ impl Sampler {
         }
         let (mask, n) = (self.groups[g].0, self.groups[g].1.len() as u32);
         let mut w = 0.0;
-        for a in 0..=n.min(f0) {
-            if a > 0 && mask & 1 == 0 {
-                break;
-            }
-            for b in 0..=(n - a).min(f1) {
-                if b > 0 && mask & 2 == 0 {
-                    break;
-                }
-                let c = n - a - b;
-                if c > f2 || (c > 0 && mask & 4 == 0) {
-                    continue;
-                }
-                let multi = (lf[n as usize] - lf[a as usize] - lf[b as usize] - lf[c as usize]).exp();
-                w += multi * self.count(g + 1, f0 - a, f1 - b, lf);
-            }
+        for (a, b, c) in splits(mask, n, [f0, f1, f2]) {
+            let multi = (lf[n as usize] - lf[a as usize] - lf[b as usize] - lf[c as usize]).exp();
+            w += multi * self.count(g + 1, f0 - a, f1 - b, lf);
         }
         self.ways.insert((g, f0, f1), w);
         w
@@ -162,28 +164,16 @@ impl Sampler {
             let total = self.ways_at(g, f0, f1);
             let mut r = rng.unit() * total;
             let mut pick = None;
-            'outer: for a in 0..=n.min(f0) {
-                if a > 0 && mask & 1 == 0 {
+            for (a, b, c) in splits(*mask, n, [f0, f1, f2]) {
+                let w = (lf[n as usize] - lf[a as usize] - lf[b as usize] - lf[c as usize]).exp() * self.ways_at(g + 1, f0 - a, f1 - b);
+                if w <= 0.0 {
+                    continue;
+                }
+                pick = Some((a, b));
+                if r < w {
                     break;
                 }
-                for b in 0..=(n - a).min(f1) {
-                    if b > 0 && mask & 2 == 0 {
-                        break;
-                    }
-                    let c = n - a - b;
-                    if c > f2 || (c > 0 && mask & 4 == 0) {
-                        continue;
-                    }
-                    let w = (lf[n as usize] - lf[a as usize] - lf[b as usize] - lf[c as usize]).exp() * self.ways_at(g + 1, f0 - a, f1 - b);
-                    if w <= 0.0 {
-                        continue;
-                    }
-                    pick = Some((a, b));
-                    if r < w {
-                        break 'outer;
-                    }
-                    r -= w;
-                }
+                r -= w;
             }
             let (a, b) = pick.expect("a consistent split exists");
             // Which cards go where: a uniform shuffle of the group (on the stack).
