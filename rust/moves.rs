@@ -205,17 +205,47 @@ static WILD_BITS: [[u128; 4]; 16] = {
     t
 };
 
-/// `SUITED[s][i]`: the bit of one card of suit `s` at ladder position `i`.
-static SUITED: [[u128; 14]; 4] = {
-    let mut t = [[0u128; 14]; 4];
-    let mut s = 0;
-    while s < 4 {
-        let mut i = 0;
-        while i < 14 {
-            t[s][i] = 1u128 << (8 * LADDER[i] as u32 + 2 * s as u32);
-            i += 1;
+/// `SF_KEEP[pos][j]`: the bytes of the natural ranks of the five-card run
+/// window at ladder position `pos` that `WILD_MASKS[j]` leaves natural (rows
+/// padded to 16).
+static SF_KEEP: [[u128; 16]; 16] = {
+    let mut t = [[0u128; 16]; 16];
+    let mut pos = 0;
+    while pos < 10 {
+        let mut j = 0;
+        while j < 16 {
+            let mut i = 0;
+            while i < 5 {
+                if (WILD_MASKS[j] >> i) & 1 == 0 {
+                    t[pos][j] |= 0xFFu128 << (8 * LADDER[pos + i] as u32);
+                }
+                i += 1;
+            }
+            j += 1;
         }
-        s += 1;
+        pos += 1;
+    }
+    t
+};
+
+/// `SUIT_BITS[s]`: the low count bit of suit `s` in every natural rank's byte.
+static SUIT_BITS: [u128; 4] = {
+    const LO: u128 = 0x0001_0101_0101_0101_0101_0101_0101;
+    [LO, LO << 2, LO << 4, LO << 6]
+};
+
+/// `SF_WINDOWS[from]`: bits `8 pos + 2 s` (every suit `s`) of the run
+/// positions `from..10`.
+static SF_WINDOWS: [u128; 16] = {
+    let mut t = [0u128; 16];
+    let mut from = 0;
+    while from < 16 {
+        let mut pos = from;
+        while pos < 10 {
+            t[from] |= 0x55u128 << (8 * pos);
+            pos += 1;
+        }
+        from += 1;
     }
     t
 };
@@ -242,26 +272,6 @@ static MASKS_FOR: [[u16; 32]; 3] = {
     t
 };
 
-/// The positions (0..5) of the wildcards of each `WILD_MASKS` entry, 5 for none.
-const WILD_MASK_POSITIONS: [(usize, usize); 16] = [
-    (5, 5),
-    (0, 5),
-    (1, 5),
-    (2, 5),
-    (3, 5),
-    (4, 5),
-    (0, 1),
-    (0, 2),
-    (0, 3),
-    (0, 4),
-    (1, 2),
-    (1, 3),
-    (1, 4),
-    (2, 3),
-    (2, 4),
-    (3, 4),
-];
-
 /// The natural cards' bits at each level: every natural face but the
 /// level's hearts (the wildcards).
 static NATURALS_AT: [u128; 16] = {
@@ -271,6 +281,31 @@ static NATURALS_AT: [u128; 16] = {
         t[l] = NATURAL_BITS & !(3u128 << (8 * l));
         l += 1;
     }
+    t
+};
+
+const BYTES_LO128: u128 = 0x0101_0101_0101_0101_0101_0101_0101_0101;
+const BYTES_HI128: u128 = BYTES_LO128 << 7;
+
+/// The lowest set bit of each byte of `p` (bits 0, 2, 4, 6 only: one per
+/// suit field).
+#[inline(always)]
+fn lowest_field(p: u128) -> u128 {
+    // Bit 7 keeps each byte's subtraction from borrowing from the next.
+    p & !((p | BYTES_HI128) - BYTES_LO128)
+}
+
+/// `RANK_BITS[r]`: the card bits of rank `r`: its byte for natural ranks,
+/// its face's field for the jokers (13, 14).
+static RANK_BITS: [u128; 16] = {
+    let mut t = [0u128; 16];
+    let mut r = 0;
+    while r < 13 {
+        t[r] = 0xFF << (8 * r);
+        r += 1;
+    }
+    t[13] = 3 << 104;
+    t[14] = 3 << 106;
     t
 };
 
@@ -434,6 +469,29 @@ impl Counts {
         }
     }
 
+    /// The lowest-index natural card of every natural rank (`first(a, 1)`
+    /// in each rank's byte), plus one of each joker held.
+    #[inline(always)]
+    fn first1(&self) -> u128 {
+        let jokers = ((self.nat[13] != 0) as u128) << 104 | ((self.nat[14] != 0) as u128) << 106;
+        lowest_field(self.suit_presence()) | jokers
+    }
+
+    /// The two lowest-index natural cards of every natural rank with at
+    /// least two (`first(a, 2)` in those ranks' bytes; other bytes are
+    /// meaningless), plus both of each joker held twice.
+    #[inline(always)]
+    fn first2(&self) -> u128 {
+        let p = self.suit_presence();
+        let l1 = lowest_field(p);
+        // Ranks whose lowest suit is held twice take both of it; the
+        // others take one of it and one of the next suit held.
+        let twice = (self.nat_bits >> 1) & l1;
+        let l2 = lowest_field(p & !l1);
+        let jokers = ((self.nat[13] == 2) as u128) << 105 | ((self.nat[14] == 2) as u128) << 107;
+        (twice << 1) | (l1 & !twice) | (l2 & !(BYTES_HI128 - twice)) | jokers
+    }
+
     /// Ranks 0..=14 with at least `k` natural cards (`k >= 1`).
     #[inline(always)]
     fn ge(&self, k: u8) -> u16 {
@@ -473,7 +531,7 @@ impl Counts {
     }
 
     /// Bit i: ladder position i holds a natural card of suit `s` (h s c d).
-    #[inline]
+    #[cfg(test)]
     fn suit_ladder(&self, s: u8) -> u16 {
         const BYTE_LO: u128 = 0x0101_0101_0101_0101_0101_0101_0101_0101;
         let z = (self.suit_presence() >> (2 * s as u32)) & BYTE_LO;
@@ -523,8 +581,21 @@ impl Lists {
     }
 }
 
+/// The pair choices of full houses at pattern level, as entries for
+/// `Sink::bulk`: `twos` the pairs of two naturals then the joker pairs (no
+/// wildcard left for the pair); `all` by rank two naturals, then one
+/// natural and a wildcard, then the joker pairs (only with wildcards).
+struct PairLists {
+    twos: [u128; 16],
+    n_twos: usize,
+    all: [u128; 32],
+    n_all: usize,
+}
+
 /// Where patterns go.
 trait Sink {
+    /// Whether `skip` ever skips; when not, walkers need not count groups.
+    const SKIPS: bool = true;
     /// A family or group of `n` patterns follows; `true`: skip it (it is
     /// then counted as `n`). Only called with pattern counts, so card-level
     /// sinks never skip.
@@ -538,12 +609,32 @@ trait Sink {
     /// Every card choice of one pattern (card mode): `base` plus one entry of
     /// each list, the first list varying slowest.
     fn many(&mut self, combo: Combo, wild: u8, base: u128, l: &Lists);
+    /// One move per entry of `a` then of `b` (pattern mode): see `tagged_move`.
+    #[inline(always)]
+    fn bulk(&mut self, combo: Combo, base: u128, wild: u8, a: &[u128], b: &[u128]) {
+        for &e in a.iter().chain(b) {
+            self.one(tagged_move(combo, base, wild, e));
+        }
+    }
+}
+
+/// Bit 120 of a pattern entry: the entry adds one wildcard (its card bits
+/// include it).
+const WILD_TAG: u128 = 1 << 120;
+
+/// The move of cards `base + e` (less the tag) using `wild` wildcards plus
+/// the entry's tagged one.
+#[inline(always)]
+fn tagged_move(combo: Combo, base: u128, wild: u8, e: u128) -> Move {
+    Move { cards: CardSet((base + e) & !WILD_TAG), combo, wild: wild + (e >> 120) as u8 }
 }
 
 /// Appends to a vector.
 struct Push<'a>(&'a mut Vec<Move>);
 
 impl Sink for Push<'_> {
+    const SKIPS: bool = false;
+
     #[inline(always)]
     fn skip(&mut self, _: u32) -> bool {
         false
@@ -552,6 +643,11 @@ impl Sink for Push<'_> {
     #[inline(always)]
     fn one(&mut self, m: Move) {
         self.0.push(m);
+    }
+
+    #[inline(always)]
+    fn bulk(&mut self, combo: Combo, base: u128, wild: u8, a: &[u128], b: &[u128]) {
+        self.0.extend(a.iter().chain(b).map(|&e| tagged_move(combo, base, wild, e)));
     }
 
     #[inline(always)]
@@ -932,14 +1028,23 @@ impl MoveGen {
         // Natural singles by rank; the wildcard single right after the
         // natural single of the level rank.
         let low = (2u16 << level) - 1;
+        let f1 = if CARDS { 0 } else { self.c.first1() };
+        let single = |s: &mut S, r: u8| {
+            let combo = Combo::new(Kind::Single, r, 1);
+            if CARDS {
+                self.same::<CARDS, S>(s, combo, r, 1, 0);
+            } else {
+                s.one(Move { cards: CardSet(f1 & RANK_BITS[r as usize & 15]), combo, wild: 0 });
+            }
+        };
         for r in bits(m & low) {
-            self.same::<CARDS, S>(s, Combo::new(Kind::Single, r, 1), r, 1, 0);
+            single(s, r);
         }
         if wild_single {
             self.same::<CARDS, S>(s, Combo::new(Kind::Single, level, 1), level, 0, 1);
         }
         for r in bits(m & !low) {
-            self.same::<CARDS, S>(s, Combo::new(Kind::Single, r, 1), r, 1, 0);
+            single(s, r);
         }
     }
 
@@ -956,6 +1061,25 @@ impl MoveGen {
             return;
         }
         let ranks = g1 | ((wild_pair as u16) << level);
+        if !CARDS {
+            let f2 = self.c.first2();
+            let f1 = if wild >= 1 { self.c.first1() } else { 0 };
+            let w1 = self.c.wild_bits(1);
+            for r in bits(ranks) {
+                let combo = Combo::new(Kind::Pair, r, 2);
+                let rank_bits = RANK_BITS[r as usize & 15];
+                if (g2 >> r) & 1 != 0 {
+                    s.one(Move { cards: CardSet(f2 & rank_bits), combo, wild: 0 });
+                }
+                if (one_wild >> r) & 1 != 0 {
+                    s.one(Move { cards: CardSet((f1 & rank_bits) | w1), combo, wild: 1 });
+                }
+                if wild_pair && r == level {
+                    s.one(Move { cards: CardSet(self.c.wild_bits(2)), combo, wild: 2 });
+                }
+            }
+            return;
+        }
         for r in bits(ranks) {
             let combo = Combo::new(Kind::Pair, r, 2);
             if (g2 >> r) & 1 != 0 {
@@ -993,6 +1117,9 @@ impl MoveGen {
     }
 
     fn full_houses<const CARDS: bool, S: Sink>(&self, s: &mut S) {
+        if !CARDS {
+            return self.full_house_patterns(s);
+        }
         let wild = self.c.wild;
         let g1 = self.c.ge(1) & NATURAL_RANKS;
         let g2 = self.c.ge(2) & NATURAL_RANKS;
@@ -1000,7 +1127,6 @@ impl MoveGen {
         let bj = jokers && self.c.nat(RANK_BJ) == 2;
         let rj = jokers && self.c.nat(RANK_RJ) == 2;
         let nj = bj as u32 + rj as u32;
-        let mut pair_bits: Option<[(u128, u128); 13]> = None;
         for t in bits(self.c.ge(3 - wild) & self.vmask & NATURAL_RANKS) {
             let combo = Combo::new(Kind::FullHouse, t, 5);
             let not_t = !(1u16 << t);
@@ -1010,36 +1136,6 @@ impl MoveGen {
                 let rem = wild - kt;
                 let n = (rem >= 2) as u32 + n2 + if rem >= 1 { n1 } else { 0 } + nj;
                 if s.skip(n) {
-                    continue;
-                }
-                if !CARDS {
-                    // Pattern level: the pairs' cards computed once per call.
-                    let pairs = pair_bits.get_or_insert_with(|| {
-                        let mut v = [(0u128, 0u128); 13];
-                        for pr in bits(g1) {
-                            v[pr as usize] = (self.first_bits(pr, 2), self.first_bits(pr, 1));
-                        }
-                        v
-                    });
-                    let tb = self.first_bits(t, 3 - kt);
-                    if rem >= 2 {
-                        self.one(s, combo, kt + 2, tb);
-                    }
-                    for pr in bits(if rem >= 1 { p1 } else { p2 }) {
-                        let (two, one) = pairs[pr as usize];
-                        if (p2 >> pr) & 1 != 0 {
-                            self.one(s, combo, kt, tb | two);
-                        }
-                        if rem >= 1 {
-                            self.one(s, combo, kt + 1, tb | one);
-                        }
-                    }
-                    if bj {
-                        self.one(s, combo, kt, tb + 2 * ONE_BJ);
-                    }
-                    if rj {
-                        self.one(s, combo, kt, tb + 2 * ONE_RJ);
-                    }
                     continue;
                 }
                 let mut tb = 0u128;
@@ -1071,10 +1167,107 @@ impl MoveGen {
         }
     }
 
+    /// Full houses at pattern level. The pair choices (by rank: two
+    /// naturals, then one natural and a wildcard; then the joker pairs) are
+    /// listed once per call; each (triple, wildcards) group is then the
+    /// list less the triple's rank, in two runs.
+    fn full_house_patterns<S: Sink>(&self, s: &mut S) {
+        let wild = self.c.wild;
+        let triples = self.c.ge(3 - wild) & self.vmask & NATURAL_RANKS;
+        if triples == 0 {
+            return;
+        }
+        let g1 = self.c.ge(1) & NATURAL_RANKS;
+        let g2 = self.c.ge(2) & NATURAL_RANKS;
+        let jokers = self.rules.joker_pair_in_full_house;
+        let bj = jokers && self.c.nat(RANK_BJ) == 2;
+        let rj = jokers && self.c.nat(RANK_RJ) == 2;
+        let nj = bj as u32 + rj as u32;
+        let (n1, n2) = (pop(g1), pop(g2));
+        // Built at the first group listed.
+        let mut lists: Option<PairLists> = None;
+        for t in bits(triples) {
+            let combo = Combo::new(Kind::FullHouse, t, 5);
+            let t2 = ((g2 >> t) & 1) as u32;
+            let mut kt = 3u8.saturating_sub(self.c.nat(t));
+            while kt <= wild {
+                let rem = wild - kt;
+                // Pairs of every other rank (t is among the ranks held).
+                let n = (rem >= 2) as u32 + nj + (n2 - t2) + if rem >= 1 { n1 - 1 } else { 0 };
+                if !s.skip(n) {
+                    let lists = match &mut lists {
+                        Some(l) => l,
+                        none => {
+                            let l = none.insert(PairLists { twos: [0; 16], n_twos: 0, all: [0; 32], n_all: 0 });
+                            self.full_house_pairs(l, g1, g2, bj, rj);
+                            l
+                        }
+                    };
+                    // The triple's rank's entries, `from..to`, are left out.
+                    let below = (1u16 << t) - 1;
+                    let (list, from, to): (&[u128], u32, u32) = if rem >= 1 {
+                        let from = pop(g1 & below) + pop(g2 & below);
+                        (&lists.all[..lists.n_all.min(32)], from, from + 1 + t2)
+                    } else {
+                        let from = pop(g2 & below);
+                        (&lists.twos[..lists.n_twos.min(16)], from, from + t2)
+                    };
+                    let naturals = self.first_bits(t, 3 - kt);
+                    if rem >= 2 {
+                        s.one(Move { cards: CardSet(naturals | self.c.wild_bits(2)), combo, wild: 2 });
+                    }
+                    let (from, to) = ((from as usize).min(list.len()), (to as usize).min(list.len()));
+                    s.bulk(combo, naturals | self.c.wild_bits(kt), kt, &list[..from], &list[to..]);
+                }
+                kt += 1;
+            }
+        }
+    }
+
+    /// The pair choices of `full_house_patterns`.
+    #[inline(always)]
+    fn full_house_pairs(&self, p: &mut PairLists, g1: u16, g2: u16, bj: bool, rj: bool) {
+        let f2 = self.c.first2();
+        let mut n = 0usize;
+        for r in bits(g2) {
+            p.twos[n & 15] = f2 & RANK_BITS[r as usize & 15];
+            n += 1;
+        }
+        for (held, pair) in [(bj, 2 * ONE_BJ), (rj, 2 * ONE_RJ)] {
+            if held {
+                p.twos[n & 15] = pair;
+                n += 1;
+            }
+        }
+        p.n_twos = n;
+        if self.c.wild >= 1 {
+            let f1 = self.c.first1();
+            let w1 = self.c.wild_bits(1) + WILD_TAG;
+            let mut n = 0usize;
+            for r in bits(g1) {
+                let rank_bits = RANK_BITS[r as usize & 15];
+                if (g2 >> r) & 1 != 0 {
+                    p.all[n & 31] = f2 & rank_bits;
+                    n += 1;
+                }
+                p.all[n & 31] = (f1 & rank_bits) + w1;
+                n += 1;
+            }
+            for (held, pair) in [(bj, 2 * ONE_BJ), (rj, 2 * ONE_RJ)] {
+                if held {
+                    p.all[n & 31] = pair;
+                    n += 1;
+                }
+            }
+            p.n_all = n;
+        }
+    }
+
     fn straights<const CARDS: bool, S: Sink>(&self, s: &mut S) {
         let wild = self.c.wild;
         let ladder = to_ladder(self.c.ge(1) & NATURAL_RANKS);
         let windows = completable(&[!ladder], 5, wild) & positions(self.min_pos.saturating_add(1), 10);
+        let f1 = if CARDS { 0 } else { self.c.first1() };
         for pos in bits(windows) {
             let missing = !(ladder >> pos) & 0x1F;
             let nm = POP5[missing as usize];
@@ -1084,14 +1277,9 @@ impl MoveGen {
             let combo = Combo::new(Kind::Straight, LADDER[pos as usize], 5);
             if !CARDS {
                 // Pattern level: the window's cards less the replaced ones.
-                let mut c = [0u128; 6];
-                for i in 0..5 {
-                    c[i] = self.first_bits(LADDER[pos as usize + i], 1);
-                }
-                let all = c[0] | c[1] | c[2] | c[3] | c[4];
+                let keep = &SF_KEEP[pos as usize & 15];
                 for j in bits(MASKS_FOR[wild as usize][missing as usize]) {
-                    let (a, b) = WILD_MASK_POSITIONS[j as usize];
-                    self.one(s, combo, POP5[WILD_MASKS[j as usize] as usize], all ^ c[a] ^ c[b]);
+                    self.one(s, combo, POP5[WILD_MASKS[j as usize] as usize], f1 & keep[j as usize]);
                 }
                 continue;
             }
@@ -1190,17 +1378,12 @@ impl MoveGen {
     #[inline(always)]
     fn straight_flush_family<const CARDS: bool, S: Sink>(&self, s: &mut S) {
         let wild = self.c.wild;
-        let sf_pos = positions(self.min_power - 96 + 1, 10);
-        if sf_pos != 0 {
-            // Only where the hand has a straight whatever the suits, and a
-            // suit with enough ranks.
-            let windows = completable(&[!to_ladder(self.c.ge(1) & NATURAL_RANKS)], 5, wild) & sf_pos;
-            if windows != 0 {
-                let suits = self.c.suits_with_ranks(5 - wild);
-                if suits != 0 {
-                    self.straight_flushes::<CARDS, S>(s, windows, suits);
-                }
-            }
+        let from = self.min_power - 96 + 1;
+        // Only where the hand has a straight whatever the suits, and a suit
+        // with enough ranks.
+        let windows = completable(&[!to_ladder(self.c.ge(1) & NATURAL_RANKS)], 5, wild) & positions(from, 10);
+        if windows != 0 && self.c.suits_with_ranks(5 - wild) != 0 {
+            self.straight_flushes::<CARDS, S>(s, windows.trailing_zeros() as u8);
         }
     }
 
@@ -1210,64 +1393,99 @@ impl MoveGen {
         let level = self.c.level;
         let wild = self.c.wild;
         let p = self.min_power;
+        // The ranks that make a bomb at all (four cards with the wildcards),
+        // and the largest bomb.
+        let cand = self.c.ge(4 - wild) & NATURAL_RANKS;
+        let mut most = 0u8;
+        for r in bits(cand) {
+            most = most.max(self.c.nat(r));
+        }
+        let largest = (most + wild).min(10);
         let mut size = 4u8;
-        while size <= 10 && self.c.any_ge(size - wild) {
-            let vm = value_mask(level, p - 32 * bomb_tier(size)) & NATURAL_RANKS;
-            let ranks = self.c.ge(size - wild) & vm;
-            let mut n = pop(ranks);
-            if wild >= 1 {
-                n += pop(self.c.ge(size - wild + 1) & vm);
-            }
-            if wild >= 2 {
-                n += pop(self.c.ge(size) & vm);
-            }
-            if !s.skip(n) {
-                for r in bits(ranks) {
-                    let combo = Combo::new(Kind::Bomb, r, size);
-                    for k in size.saturating_sub(self.c.nat(r))..=wild {
-                        self.same::<CARDS, S>(s, combo, r, size - k, k);
+        while size <= largest {
+            let vm = if p == 0 { cand } else { cand & value_mask(level, p - 32 * bomb_tier(size)) };
+            // Natural cards needed with every wildcard.
+            let need = size - wild;
+            if S::SKIPS {
+                let mut n = 0u32;
+                for r in bits(vm) {
+                    let have = self.c.nat(r);
+                    if have >= need {
+                        n += (have.min(size) - need + 1) as u32;
                     }
+                }
+                if s.skip(n) {
+                    size += 1;
+                    continue;
+                }
+            }
+            for r in bits(vm) {
+                let have = self.c.nat(r);
+                if have < need {
+                    continue;
+                }
+                let combo = Combo::new(Kind::Bomb, r, size);
+                // Naturals taken: all that fit, then one fewer per wildcard.
+                let mut take = have.min(size);
+                loop {
+                    let k = size - take;
+                    if CARDS {
+                        let mut base = 0u128;
+                        let mut l = Lists::new();
+                        self.part::<CARDS>(r, take, &mut base, &mut l);
+                        self.fin::<CARDS, S>(s, combo, k, base, &l);
+                    } else {
+                        self.one(s, combo, k, self.first_bits(r, take));
+                    }
+                    if take == need {
+                        break;
+                    }
+                    take -= 1;
                 }
             }
             size += 1;
         }
     }
 
-    /// Straight flushes in the run windows `windows`, by position then suit
-    /// (of the suits `suits`).
+    /// Straight flushes starting at ladder positions `from..10`, by position
+    /// then suit (`from` is at most 9).
     #[inline(never)]
-    fn straight_flushes<const CARDS: bool, S: Sink>(&self, s: &mut S, windows: u16, suits: u8) {
+    fn straight_flushes<const CARDS: bool, S: Sink>(&self, s: &mut S, from: u8) {
+        const NIBBLES: u128 = 0x1111_1111_1111_1111_1111_1111_1111_1111;
+        const HIGH: u128 = NIBBLES << 3;
         let wild = self.c.wild;
-        let mut ladders = [0u16; 4];
-        let mut windows_any = 0u16;
-        for suit in bits(suits as u16) {
-            let lad = self.c.suit_ladder(suit);
-            ladders[suit as usize] = lad;
-            windows_any |= completable(&[!lad], 5, wild);
-        }
-        for pos in bits(windows & windows_any) {
-            let start = LADDER[pos as usize];
-            for suit in 0..4u8 {
-                let missing = !(ladders[suit as usize] >> pos) & 0x1F;
-                let nm = POP5[missing as usize];
-                if nm > wild {
+        // Bit 8 r + 2 s: natural rank r has a card of suit s.
+        let y = self.c.suit_presence();
+        // The same in ladder order: byte i is ladder position i (A at 0 and 13).
+        let lad = (y << 8) | ((y >> 96) & 0x55);
+        // Cards of each suit in each five-position window, in 4-bit fields:
+        // suits 0 and 2 (bits 0, 4 of the window's byte), then 1 and 3.
+        let window_sum = |v: u128| v + (v >> 8) + (v >> 16) + (v >> 24) + (v >> 32);
+        let even = window_sum(lad & NIBBLES);
+        let odd = window_sum((lad >> 2) & NIBBLES);
+        // Fields with at least 5 - wild cards (no borrow crosses a field).
+        let need = NIBBLES * (5 - wild) as u128;
+        let enough = |v: u128| ((v | HIGH) - need) & HIGH;
+        let found = ((enough(even) >> 3) | (enough(odd) >> 1)) & SF_WINDOWS[from as usize & 15];
+        let missing_all = !lad;
+        // Bits 8 pos + 2 suit, in increasing order: by position, then suit.
+        for half in 0..2u32 {
+            let mut m = (found >> (64 * half)) as u64;
+            while m != 0 {
+                let b = 64 * half + m.trailing_zeros();
+                m &= m - 1;
+                let (pos, suit) = ((b >> 3) as usize, ((b >> 1) & 3) as u8);
+                let missing = gather_bytes(((missing_all >> b) as u64) & 0x01_0101_0101);
+                let masks = MASKS_FOR[wild as usize][missing as usize & 31];
+                if s.skip(pop(masks)) {
                     continue;
                 }
-                if s.skip(RUN5_PATTERNS[wild as usize][nm as usize] as u32) {
-                    continue;
-                }
-                let combo = Combo { kind: Kind::StraightFlush, rank: start, size: 5, suit };
-                let mut c = [0u128; 6];
-                for i in 0..5 {
-                    if (missing >> i) & 1 == 0 {
-                        c[i] = SUITED[suit as usize][pos as usize + i];
-                    }
-                }
-                let all = c[0] | c[1] | c[2] | c[3] | c[4];
-                for j in bits(MASKS_FOR[wild as usize][missing as usize]) {
-                    let (a, b) = WILD_MASK_POSITIONS[j as usize];
+                let combo = Combo { kind: Kind::StraightFlush, rank: LADDER[pos], size: 5, suit };
+                let ys = y & SUIT_BITS[suit as usize];
+                let keep = &SF_KEEP[pos & 15];
+                for j in bits(masks) {
                     let used = POP5[WILD_MASKS[j as usize] as usize];
-                    self.fin::<CARDS, S>(s, combo, used, all ^ c[a] ^ c[b], &Lists::new());
+                    self.fin::<CARDS, S>(s, combo, used, ys & keep[j as usize], &Lists::new());
                 }
             }
         }
@@ -2023,6 +2241,23 @@ mod tests {
             }
             for k in 1..=10u8 {
                 assert_eq!(c.any_ge(k), c.ge(k) != 0);
+            }
+            let t = tables();
+            let (f1, f2) = (c.first1(), c.first2());
+            for r in 0..15u8 {
+                let n = c.nat(r);
+                let byte = |w: u128| ((w & RANK_BITS[r as usize]) >> (8 * r.min(13))) as u8;
+                let (b1, b2) = (byte(f1), byte(f2));
+                if r < 13 {
+                    assert_eq!(b1, t.first(c.avail(r), 1), "{hand} r={r}");
+                    if n >= 2 {
+                        assert_eq!(b2, t.first(c.avail(r), 2), "{hand} r={r}");
+                    }
+                } else {
+                    let sh = 2 * (r - 13);
+                    assert_eq!(b1, ((n >= 1) as u8) << sh, "{hand} r={r}");
+                    assert_eq!(b2, if n == 2 { 2 << sh } else { 0 }, "{hand} r={r}");
+                }
             }
             for s in 0..4u8 {
                 let by_rank: u16 = (0..13u8).filter(|&r| (c.avail(r) >> (2 * s)) & 3 != 0).map(|r| 1 << r).sum();
