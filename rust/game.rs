@@ -6,7 +6,7 @@ use crate::cardset::CardSet;
 use crate::deck;
 use crate::error::{Error, Result};
 use crate::levels::{LevelState, Settlement};
-use crate::moves::{self, Mode, Move};
+use crate::moves::{Mode, Move};
 use crate::rng::Rng;
 use crate::rules::Rules;
 use crate::trick::{team, PlayState};
@@ -504,11 +504,6 @@ impl Game {
         Ok(g)
     }
 
-    /// Whether `mv` is a legal play for the current player now.
-    pub fn is_legal_play(&self, mv: &Move) -> bool {
-        self.phase == Phase::Play && self.play.check_play(mv).is_ok()
-    }
-
     /// The RNG state (for the position string).
     pub fn rng(&self) -> &Rng {
         &self.rng
@@ -526,14 +521,5 @@ fn action_kind(a: &Action) -> &'static str {
         Action::Pass => "a pass",
         Action::Tribute(_) => "a tribute",
         Action::Return(_) => "a return",
-    }
-}
-
-/// Checks that `mv` is a correct declaration of its cards (for actions built from parts).
-pub fn check_declaration(mv: &Move, level: u8, rules: &Rules) -> Result<()> {
-    if moves::is_valid(mv, level, rules.combo_rules()) {
-        Ok(())
-    } else {
-        Err(Error::InvalidCombo(format!("{} cannot be declared {}", mv.cards, mv.combo)))
     }
 }

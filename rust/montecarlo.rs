@@ -27,19 +27,7 @@ pub struct ActionStats {
 /// The constraints the current player of `g` knows (§8).
 pub fn constraints_for(g: &Game, seat: u8) -> Constraints {
     let k = observe::knowledge(g);
-    let p = &g.play;
-    // Cards in no hand: played this deal, or (in a hand-made deal) never dealt.
-    let held = p.hands.iter().fold(crate::cardset::CardSet::EMPTY, |acc, h| acc.plus(*h).unwrap_or(acc));
-    let gone = crate::cardset::CardSet::FULL_DECK.minus(held);
-    Constraints {
-        observer: seat,
-        level: p.level,
-        sizes: p.hands.map(|h| h.len()),
-        own: p.hands[seat as usize],
-        gone,
-        known: k.known,
-        caps: k.caps,
-    }
+    Constraints { known: k.known, caps: k.caps, ..Constraints::from_play(&g.play, seat) }
 }
 
 /// Evaluates `actions` (`None` = pass) of the current player of `g` by

@@ -95,17 +95,7 @@ fn monte_carlo(state: &PlayState, moves: &[Move], rng: &mut Rng, playouts: u32, 
     if let Some(i) = moves.iter().position(|m| m.cards.len() == state.hands[me as usize].len()) {
         return Some(i);
     }
-    let held = state.hands.iter().fold(CardSet::EMPTY, |acc, h| acc.plus(*h).unwrap_or(acc));
-    let c = Constraints {
-        observer: me,
-        level: state.level,
-        sizes: state.hands.map(|h| h.len()),
-        own: state.hands[me as usize],
-        gone: CardSet::FULL_DECK.minus(held),
-        known: [CardSet::EMPTY; 4],
-        caps: [None; 4],
-    };
-    let Ok(sampler) = Sampler::new(&c) else { return greedy(state, moves) };
+    let Ok(sampler) = Sampler::new(&Constraints::from_play(state, me)) else { return greedy(state, moves) };
     let rollout = if greedy_rollouts { Policy::Greedy } else { Policy::Random };
     let policies = [rollout; 4];
     let per = (playouts as usize / n).max(1);

@@ -31,10 +31,27 @@ pub struct Constraints {
     pub caps: [Option<u8>; 4],
 }
 
+impl Constraints {
+    /// What `seat` knows from a play state alone: its hand, every hand size
+    /// and the cards no longer held (played, or in a hand-made deal never
+    /// dealt); no known cards and no tribute caps.
+    pub fn from_play(state: &crate::trick::PlayState, seat: u8) -> Constraints {
+        let held = state.hands.iter().fold(CardSet::EMPTY, |acc, h| acc.plus(*h).unwrap_or(acc));
+        Constraints {
+            observer: seat,
+            level: state.level,
+            sizes: state.hands.map(|h| h.len()),
+            own: state.hands[seat as usize],
+            gone: CardSet::FULL_DECK.minus(held),
+            known: [CardSet::EMPTY; 4],
+            caps: [None; 4],
+        }
+    }
+}
+
 /// A reusable exact sampler for one set of constraints.
 #[derive(Clone, Debug)]
 pub struct Sampler {
-    observer: u8,
     others: [u8; 3],
     base: [CardSet; 4],
     /// Pool cards grouped by allowed-seat mask (bit i: others[i]).
@@ -118,7 +135,7 @@ impl Sampler {
         }
         let mut groups: Vec<(u8, Vec<Card>)> = by_mask.into_iter().collect();
         groups.sort_by_key(|g| g.0);
-        let mut s = Sampler { observer: o, others, base, groups, free, ways: HashMap::new(), lf: ln_fact_table(120) };
+        let mut s = Sampler { others, base, groups, free, ways: HashMap::new(), lf: ln_fact_table(120) };
         let lf = ln_fact_table(120);
         let total = s.count(0, free[0], free[1], &lf);
         if total <= 0.0 {
@@ -200,11 +217,6 @@ impl Sampler {
             return if left == 0 && f0 == 0 && f1 == 0 { 1.0 } else { 0.0 };
         }
         self.ways.get(&(g, f0, f1)).copied().unwrap_or(0.0)
-    }
-
-    /// The observer seat.
-    pub fn observer(&self) -> u8 {
-        self.observer
     }
 }
 

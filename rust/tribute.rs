@@ -1,7 +1,7 @@
 //! Tribute (进贡), return (还贡) and resisting tribute (抗贡) at the start of
 //! every deal after a game's first.
 
-use crate::card::{Card, HEARTS, RJ};
+use crate::card::{Card, RJ};
 use crate::cardset::CardSet;
 use crate::combo::rank_value;
 use crate::rules::Rules;
@@ -121,10 +121,4 @@ pub fn assign_double(prev: [u8; 4], gifts: [Card; 2], level: u8) -> (u8, u8, u8)
             (f2, f1, f4)
         }
     }
-}
-
-/// Whether the card is a heart of the level rank.
-#[inline]
-pub fn is_wild(c: Card, level: u8) -> bool {
-    c.index() == (level * 4 + HEARTS) as usize
 }
