@@ -28,12 +28,12 @@
 //!   that starting the batch's thread pool, about 35 µs, does not count).
 
 use criterion::{BenchmarkId, Criterion, Throughput};
-use guandan_fast::deck::deal;
-use guandan_fast::moves::{generate, MoveGen};
-use guandan_fast::policy::Policy;
-use guandan_fast::rules::Rules;
-use guandan_fast::simulate::simulate_deals;
+use guandan_fast::cards::deck::deal;
+use guandan_fast::game::rules::Rules;
+use guandan_fast::movegen::{generate, MoveGen};
 use guandan_fast::rng::Rng;
+use guandan_fast::search::policy::Policy;
+use guandan_fast::search::simulate::simulate_deals;
 use guandan_fast::{classify, CardSet, Combo, ComboRules, Kind, Mode, Move};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -111,15 +111,7 @@ fn spread(mut v: Vec<usize>) -> String {
     v.sort_unstable();
     let n = v.len();
     let mean = v.iter().sum::<usize>() as f64 / n as f64;
-    format!(
-        "min {} / p10 {} / median {} / mean {:.0} / p90 {} / max {}",
-        v[0],
-        v[n / 10],
-        v[n / 2],
-        mean,
-        v[n * 9 / 10],
-        v[n - 1]
-    )
+    format!("min {} / p10 {} / median {} / mean {:.0} / p90 {} / max {}", v[0], v[n / 10], v[n / 2], mean, v[n * 9 / 10], v[n - 1])
 }
 
 /// Prints the benchmarked hands and move-count statistics.
@@ -347,11 +339,8 @@ fn main() {
     if bench_run && std::env::var_os("GUANDAN_BENCH_NO_MEDIANS").is_none() {
         print_medians(&mix);
     }
-    let mut c = Criterion::default()
-        .sample_size(20)
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2))
-        .configure_from_args();
+    let mut c =
+        Criterion::default().sample_size(20).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2)).configure_from_args();
     bench_lead(&mut c, &cases, &mix);
     bench_follow(&mut c, &mix);
     bench_classify(&mut c);

@@ -1,34 +1,24 @@
 //! guandan_fast: a rule-exact, fast Guandan (掼蛋) engine.
 //!
-//! The core is plain Rust; the Python bindings live in [`python`] behind the
+//! - [`cards`]: faces, card sets and dealing;
+//! - [`movegen`]: combinations, the wildcard search (逢人配) and legal moves;
+//! - [`game`]: the match state machine, rules, tribute, levels, positions;
+//! - [`search`]: policies, playouts, sampling, Monte Carlo and simulation.
+//!
+//! The core is plain Rust; the Python bindings live in `python` behind the
 //! `python` feature.
 
-pub mod card;
-pub mod cardset;
-pub mod combo;
-pub mod deck;
-pub mod encode;
+pub mod cards;
 pub mod error;
 pub mod game;
-pub mod levels;
-pub mod montecarlo;
-pub mod moves;
-pub mod observe;
-pub mod policy;
-pub mod position;
+pub mod movegen;
 pub mod rng;
-pub mod rules;
-pub mod sample;
-pub mod simulate;
-pub mod trick;
-pub mod tribute;
-mod tables;
+pub mod search;
 
-pub use card::Card;
-pub use cardset::CardSet;
-pub use combo::{Combo, Kind};
+pub use cards::{Card, CardSet};
 pub use error::{Error, Result};
-pub use moves::{classify, legal_moves, ComboRules, Mode, Move};
+pub use movegen::combo::{Combo, Kind};
+pub use movegen::{classify, legal_moves, ComboRules, Mode, Move};
 
 #[cfg(feature = "python")]
 pub mod python;

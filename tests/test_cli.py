@@ -17,8 +17,8 @@ import pytest
 
 import guandan_fast as gf
 from guandan_fast.cli import main
-from guandan_fast.cli_simulate import BLOCK, run_pairing
-from guandan_fast.cli_text import CardPrinter, InputError, match_actions, parse_move_text
+from guandan_fast.cli.simulate import BLOCK, run_pairing
+from guandan_fast.cli.text import CardPrinter, InputError, match_actions, parse_move_text
 
 #: Seed 2 deals seat 0 the first lead; seed 30 gives seat 0 the lead and a straight flush 6d..Td.
 LEAD_SEED = 2

@@ -1,10 +1,10 @@
 //! Python classes and functions of cards, hands, combinations and legal moves.
 
 use super::*;
-use crate::card::{self, Card, NUM_FACES};
-use crate::cardset::CardSet;
-use crate::combo::{rank_value, Kind, KINDS, NO_SUIT};
-use crate::moves::{self, ComboRules, Move};
+use crate::cards::card::{self, Card, NUM_FACES};
+use crate::cards::cardset::CardSet;
+use crate::movegen::combo::{rank_value, Kind, KINDS, NO_SUIT};
+use crate::movegen::{self, ComboRules, Move};
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
@@ -134,6 +134,7 @@ impl PyHand {
     }
 
     /// The 54 counts as a numpy uint8 array.
+    #[allow(clippy::wrong_self_convention)]
     fn to_array<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u8>> {
         self.0.counts().to_vec().into_pyarray(py)
     }
@@ -154,10 +155,7 @@ impl PyHand {
 
     fn __add__(&self, other: &Bound<'_, PyAny>) -> PyResult<Self> {
         let o = cards_arg(other)?;
-        self.0
-            .plus(o)
-            .map(PyHand)
-            .ok_or_else(|| DuplicateCardError::new_err(format!("{} + {}: more than two copies of a card", self.0, o)))
+        self.0.plus(o).map(PyHand).ok_or_else(|| DuplicateCardError::new_err(format!("{} + {}: more than two copies of a card", self.0, o)))
     }
 
     fn __sub__(&self, other: &Bound<'_, PyAny>) -> PyResult<Self> {
@@ -212,19 +210,17 @@ impl PyCombo {
         let set = cards_arg(cards)?;
         let kind = match kind {
             None => None,
-            Some(k) => Some(Kind::from_name(k).ok_or_else(|| {
-                InvalidComboError::new_err(format!("unknown kind {k:?}; kinds: {}", KINDS.map(|k| k.name()).join(", ")))
-            })?),
+            Some(k) => Some(
+                Kind::from_name(k)
+                    .ok_or_else(|| InvalidComboError::new_err(format!("unknown kind {k:?}; kinds: {}", KINDS.map(|k| k.name()).join(", "))))?,
+            ),
         };
         let rank = match rank {
             None => None,
             Some(r) => Some(card::any_rank_code(r).ok_or_else(|| InvalidComboError::new_err(format!("{r:?} is not a rank")))?),
         };
-        let all = moves::classify(set, l, ComboRules { joker_pair_in_full_house });
-        let found: Vec<&Move> = all
-            .iter()
-            .filter(|m| kind.is_none_or(|k| m.combo.kind == k) && rank.is_none_or(|r| m.combo.rank == r))
-            .collect();
+        let all = movegen::classify(set, l, ComboRules { joker_pair_in_full_house });
+        let found: Vec<&Move> = all.iter().filter(|m| kind.is_none_or(|k| m.combo.kind == k) && rank.is_none_or(|r| m.combo.rank == r)).collect();
         match found.len() {
             1 => Ok(PyCombo { mv: *found[0], level: l }),
             0 => Err(InvalidComboError::new_err(format!(
@@ -293,7 +289,7 @@ impl PyCombo {
     /// The card each wildcard stands for (hearts where suits do not matter).
     #[getter]
     fn wildcards<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, moves::wildcard_meaning(&self.mv, self.level).into_iter().map(PyCard))
+        PyTuple::new(py, movegen::wildcard_meaning(&self.mv, self.level).into_iter().map(PyCard))
     }
 
     /// Number of wildcards used.
@@ -355,10 +351,7 @@ impl PyCombo {
 pub(crate) fn classify(cards: &Bound<'_, PyAny>, level: &Bound<'_, PyAny>, joker_pair_in_full_house: bool) -> PyResult<Vec<PyCombo>> {
     let l = level_arg(level)?;
     let set = cards_arg(cards)?;
-    Ok(moves::classify(set, l, ComboRules { joker_pair_in_full_house })
-        .into_iter()
-        .map(|mv| PyCombo { mv, level: l })
-        .collect())
+    Ok(movegen::classify(set, l, ComboRules { joker_pair_in_full_house }).into_iter().map(|mv| PyCombo { mv, level: l }).collect())
 }
 
 thread_local! {
@@ -381,7 +374,7 @@ fn with_moves<R>(
     BUF.with(|b| {
         let mut buf = b.take();
         buf.clear();
-        moves::generate(set, l, top, mode, rules, &mut buf);
+        movegen::generate(set, l, top, mode, rules, &mut buf);
         let r = f(&buf, l);
         b.replace(buf);
         r
@@ -398,14 +391,12 @@ pub(crate) fn legal_moves(
     mode: &str,
     joker_pair_in_full_house: bool,
 ) -> PyResult<Vec<PyCombo>> {
-    with_moves(hand, level, top, mode, joker_pair_in_full_house, |ms, l| {
-        Ok(ms.iter().map(|&mv| PyCombo { mv, level: l }).collect())
-    })
+    with_moves(hand, level, top, mode, joker_pair_in_full_house, |ms, l| Ok(ms.iter().map(|&mv| PyCombo { mv, level: l }).collect()))
 }
 
-pub(crate) use crate::encode::fill_counts;
+pub(crate) use crate::game::encode::fill_counts;
 
-fn arrays_to_dict<'py>(py: Python<'py>, a: crate::encode::MoveArrays, with_offsets: bool) -> PyResult<Bound<'py, PyDict>> {
+fn arrays_to_dict<'py>(py: Python<'py>, a: crate::game::encode::MoveArrays, with_offsets: bool) -> PyResult<Bound<'py, PyDict>> {
     let n = a.kind.len();
     let d = PyDict::new(py);
     if n == 0 || !a.cards.is_empty() {
@@ -423,7 +414,7 @@ fn arrays_to_dict<'py>(py: Python<'py>, a: crate::encode::MoveArrays, with_offse
 }
 
 pub(crate) fn moves_to_dict<'py>(py: Python<'py>, ms: &[Move]) -> PyResult<Bound<'py, PyDict>> {
-    arrays_to_dict(py, crate::encode::encode(ms), false)
+    arrays_to_dict(py, crate::game::encode::encode(ms), false)
 }
 
 /// The legal plays of many hands at once, as one set of numpy arrays plus
@@ -456,7 +447,7 @@ pub(crate) fn legal_moves_batch<'py>(
         hands.try_iter()?.map(|h| cards_arg(&h?)).collect::<PyResult<_>>()?
     };
     let Some(out) = out else {
-        let a = py.detach(|| crate::encode::batch_legal_moves(&sets, l, top, mode, rules, threads))?;
+        let a = py.detach(|| crate::game::encode::batch_legal_moves(&sets, l, top, mode, rules, threads))?;
         return arrays_to_dict(py, a, true);
     };
     if out.shape()[1] != NUM_FACES {
@@ -467,12 +458,12 @@ pub(crate) fn legal_moves_batch<'py>(
         let mut w = out.try_readwrite().map_err(|_| InvalidArgumentError::new_err("out must be a writable array not in use"))?;
         let slice = w.as_slice_mut().map_err(|_| InvalidArgumentError::new_err("out must be C-contiguous"))?;
         rows = slice.len() / NUM_FACES;
-        py.detach(|| crate::encode::batch_legal_moves_into(&sets, l, top, mode, rules, threads, Some(slice)))
+        py.detach(|| crate::game::encode::batch_legal_moves_into(&sets, l, top, mode, rules, threads, Some(slice)))
             .map_err(|e| InvalidArgumentError::new_err(format!("{e} (out has {rows} rows)")))?
     };
     let n = a.kind.len();
     let view = out.call_method1("__getitem__", (pyo3::types::PySlice::new(py, 0, n as isize, 1),))?;
-    let d = arrays_to_dict(py, crate::encode::MoveArrays { cards: Vec::new(), ..a }, true)?;
+    let d = arrays_to_dict(py, crate::game::encode::MoveArrays { cards: Vec::new(), ..a }, true)?;
     d.set_item("cards", view)?;
     Ok(d)
 }
@@ -508,5 +499,5 @@ pub(crate) fn count_moves(
 #[pyfunction]
 pub(crate) fn deal(seed: i128) -> PyResult<Vec<PyHand>> {
     let seed = seed_arg(seed)?;
-    Ok(crate::deck::deal(&mut crate::rng::Rng::new(seed)).into_iter().map(PyHand).collect())
+    Ok(crate::cards::deck::deal(&mut crate::rng::Rng::new(seed)).into_iter().map(PyHand).collect())
 }

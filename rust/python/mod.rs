@@ -3,18 +3,29 @@
 //! Everything here converts arguments, calls the core and converts results;
 //! no game logic lives here.
 
+mod actions;
 mod cards;
 mod game;
+mod observation;
+mod results;
+mod rules;
+mod search;
 
-pub(crate) use cards::{PyCard, PyCombo, PyHand};
-use crate::card::{self, Card};
-use crate::cardset::CardSet;
-use crate::combo::{Combo, KINDS};
+use crate::cards::card::{self, Card};
+use crate::cards::cardset::CardSet;
 use crate::error::Error;
-use crate::moves::{self, ComboRules, Mode};
+use crate::movegen::combo::{Combo, KINDS};
+use crate::movegen::{self, ComboRules, Mode};
+use actions::*;
+use cards::*;
+use game::*;
+use observation::*;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
+use results::*;
+use rules::*;
+use search::*;
 
 pyo3::create_exception!(guandan_fast._core, GuandanError, PyValueError, "Base of every error the engine raises (a ValueError).");
 pyo3::create_exception!(guandan_fast._core, InvalidCardError, GuandanError, "Text or an index that is not a card.");
@@ -26,7 +37,12 @@ pyo3::create_exception!(guandan_fast._core, IllegalMoveError, GuandanError, "A m
 pyo3::create_exception!(guandan_fast._core, InvalidRulesError, GuandanError, "An impossible rules option.");
 pyo3::create_exception!(guandan_fast._core, InvalidStateError, GuandanError, "A position that cannot arise or be set up.");
 pyo3::create_exception!(guandan_fast._core, UnsatisfiableError, GuandanError, "Hidden-card constraints that no deal satisfies.");
-pyo3::create_exception!(guandan_fast._core, InvalidArgumentError, GuandanError, "An argument outside what a function accepts (a mode, a policy, a seat, a count).");
+pyo3::create_exception!(
+    guandan_fast._core,
+    InvalidArgumentError,
+    GuandanError,
+    "An argument outside what a function accepts (a mode, a policy, a seat, a count)."
+);
 
 impl From<Error> for PyErr {
     fn from(e: Error) -> PyErr {
@@ -61,10 +77,7 @@ pub(crate) fn level_arg(obj: &Bound<'_, PyAny>) -> PyResult<u8> {
         }
         return Err(InvalidLevelError::new_err(format!("level {v} is not in 2..14 (A = 14)")));
     }
-    Err(InvalidLevelError::new_err(format!(
-        "level must be a rank such as '2', 'T' or 'A', or 2..14, not {}",
-        obj.get_type().name()?
-    )))
+    Err(InvalidLevelError::new_err(format!("level must be a rank such as '2', 'T' or 'A', or 2..14, not {}", obj.get_type().name()?)))
 }
 
 pub(crate) fn card_arg(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
@@ -117,9 +130,12 @@ pub(crate) fn cards_arg(obj: &Bound<'_, PyAny>) -> PyResult<CardSet> {
     if let Ok(c) = obj.extract::<PyRef<'_, PyCard>>() {
         return Ok(CardSet::single(c.0));
     }
-    let iter = obj
-        .try_iter()
-        .map_err(|_| InvalidCardError::new_err(format!("expected cards (text, Hand or iterable of Card), not {}", obj.get_type().name().map(|n| n.to_string()).unwrap_or_default())))?;
+    let iter = obj.try_iter().map_err(|_| {
+        InvalidCardError::new_err(format!(
+            "expected cards (text, Hand or iterable of Card), not {}",
+            obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+        ))
+    })?;
     let mut set = CardSet::EMPTY;
     for item in iter {
         set.try_add(card_arg(&item?)?)?;
@@ -151,7 +167,7 @@ pub(crate) fn top_arg(obj: Option<&Bound<'_, PyAny>>, level: u8, rules: ComboRul
         return Ok(Some(c.mv.combo));
     }
     let cards = cards_arg(obj).map_err(|e| InvalidComboError::new_err(format!("top must be a Combo or cards: {e}")))?;
-    let found = moves::classify(cards, level, rules);
+    let found = movegen::classify(cards, level, rules);
     match found.len() {
         1 => Ok(Some(found[0].combo)),
         0 => Err(InvalidComboError::new_err(format!("top {cards} is not a combination at level {}", card::rank_text(level)))),
@@ -169,14 +185,28 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyCard>()?;
     m.add_class::<PyHand>()?;
     m.add_class::<PyCombo>()?;
-    m.add_function(wrap_pyfunction!(cards::parse_cards, m)?)?;
-    m.add_function(wrap_pyfunction!(cards::classify, m)?)?;
-    m.add_function(wrap_pyfunction!(cards::legal_moves, m)?)?;
-    m.add_function(wrap_pyfunction!(cards::legal_moves_array, m)?)?;
-    m.add_function(wrap_pyfunction!(cards::legal_moves_batch, m)?)?;
-    m.add_function(wrap_pyfunction!(cards::count_moves, m)?)?;
-    m.add_function(wrap_pyfunction!(cards::deal, m)?)?;
-    game::register(m)?;
+    m.add_function(wrap_pyfunction!(parse_cards, m)?)?;
+    m.add_function(wrap_pyfunction!(classify, m)?)?;
+    m.add_function(wrap_pyfunction!(legal_moves, m)?)?;
+    m.add_function(wrap_pyfunction!(legal_moves_array, m)?)?;
+    m.add_function(wrap_pyfunction!(legal_moves_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(count_moves, m)?)?;
+    m.add_function(wrap_pyfunction!(deal, m)?)?;
+    m.add_class::<PyRules>()?;
+    m.add_class::<PyPass>()?;
+    m.add_class::<PyTribute>()?;
+    m.add_class::<PyReturn>()?;
+    m.add_class::<PyGame>()?;
+    m.add_class::<PyObservation>()?;
+    m.add("PASS", PyPass)?;
+    m.add_function(wrap_pyfunction!(settle_deal, m)?)?;
+    m.add_function(wrap_pyfunction!(tribute_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(return_options, m)?)?;
+    m.add_function(wrap_pyfunction!(_rebuild_game, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(sample_hands, m)?)?;
+    m.add_function(wrap_pyfunction!(policy_action, m)?)?;
     m.add("KINDS", PyTuple::new(py, KINDS.map(|k| k.name()))?)?;
     m.add("GuandanError", py.get_type::<GuandanError>())?;
     m.add("InvalidCardError", py.get_type::<InvalidCardError>())?;

@@ -2,15 +2,15 @@
 //! with honestly sampled hidden hands.
 
 use crate::error::{Error, Result};
+use crate::game::observe;
+use crate::game::rules::Rules;
+use crate::game::trick::{team, PlayState};
 use crate::game::{Game, Phase};
-use crate::moves::{Mode, Move};
-use crate::observe;
-use crate::policy::Policy;
+use crate::movegen::{Mode, Move};
 use crate::rng::{derive_seed, Rng};
-use crate::rules::Rules;
-use crate::sample::{Constraints, Sampler};
-use crate::simulate::{batch, deal_gain, playout};
-use crate::trick::{team, PlayState};
+use crate::search::policy::Policy;
+use crate::search::sample::{Constraints, Sampler};
+use crate::search::simulate::{batch, deal_gain, playout};
 
 /// Estimates for one action.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -7,10 +7,10 @@
 //! are grouped by the set of seats allowed to hold them; a table of
 //! completion counts (computed once per sampler) makes every draw exact.
 
-use crate::card::Card;
-use crate::cardset::CardSet;
-use crate::combo::rank_value;
+use crate::cards::card::Card;
+use crate::cards::cardset::CardSet;
 use crate::error::{Error, Result};
+use crate::movegen::combo::rank_value;
 use crate::rng::Rng;
 use std::collections::HashMap;
 
@@ -35,7 +35,7 @@ impl Constraints {
     /// What `seat` knows from a play state alone: its hand, every hand size
     /// and the cards no longer held (played, or in a hand-made deal never
     /// dealt); no known cards and no tribute caps.
-    pub fn from_play(state: &crate::trick::PlayState, seat: u8) -> Constraints {
+    pub fn from_play(state: &crate::game::trick::PlayState, seat: u8) -> Constraints {
         let held = state.hands.iter().fold(CardSet::EMPTY, |acc, h| acc.plus(*h).unwrap_or(acc));
         Constraints {
             observer: seat,
@@ -113,11 +113,7 @@ impl Sampler {
             free[i] = size - k.len();
         }
         if pool.len() != free.iter().sum::<u32>() {
-            return Err(Error::Unsatisfiable(format!(
-                "{} unseen cards for {} free places in the other hands",
-                pool.len(),
-                free.iter().sum::<u32>()
-            )));
+            return Err(Error::Unsatisfiable(format!("{} unseen cards for {} free places in the other hands", pool.len(), free.iter().sum::<u32>())));
         }
         let mut by_mask: HashMap<u8, Vec<Card>> = HashMap::new();
         for card in pool.cards() {
@@ -199,7 +195,13 @@ impl Sampler {
             v.copy_from_slice(cards);
             rng.shuffle(v);
             for (k, card) in v.iter().enumerate() {
-                let i = if (k as u32) < a { 0 } else if (k as u32) < a + b { 1 } else { 2 };
+                let i = if (k as u32) < a {
+                    0
+                } else if (k as u32) < a + b {
+                    1
+                } else {
+                    2
+                };
                 let s = self.others[i] as usize;
                 hands[s].0 += 1u128 << (2 * card.index());
             }

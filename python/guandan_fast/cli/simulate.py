@@ -27,8 +27,8 @@ from rich.table import Table
 
 import guandan_fast as gf
 from guandan_fast.arena import wilson_interval
-from guandan_fast.cli_options import CliError, check_policy, rules_from_args
-from guandan_fast.cli_text import make_console
+from guandan_fast.cli.options import CliError, check_policy, rules_from_args
+from guandan_fast.cli.text import make_console
 
 __all__ = ["BLOCK", "run_pairing", "run_simulate"]
 

@@ -1,6 +1,6 @@
 //! Combination types (牌型), declarations and the beating order (压牌).
 
-use crate::card::{rank_text, RANK_A, RANK_BJ, RANK_RJ};
+use crate::cards::card::{rank_text, RANK_A, RANK_BJ, RANK_RJ};
 use std::fmt;
 
 /// The kind of a combination.
@@ -182,9 +182,7 @@ impl Combo {
             (true, false) => true,
             (false, true) => false,
             (true, true) => self.bomb_power(level) > top.bomb_power(level),
-            (false, false) => {
-                self.kind == top.kind && self.size == top.size && self.value(level) > top.value(level)
-            }
+            (false, false) => self.kind == top.kind && self.size == top.size && self.value(level) > top.value(level),
         }
     }
 }
@@ -196,7 +194,7 @@ impl fmt::Display for Combo {
             write!(f, "x{}", self.size)?;
         }
         if self.suit != NO_SUIT {
-            write!(f, "{}", crate::card::SUIT_CHARS[self.suit as usize])?;
+            write!(f, "{}", crate::cards::card::SUIT_CHARS[self.suit as usize])?;
         }
         f.write_str(")")
     }

@@ -1,8 +1,8 @@
 //! `Rules`: every option on which the tournament rule books differ.
 
-use crate::card::{rank_text, RANK_A};
+use crate::cards::card::{rank_text, RANK_A};
 use crate::error::{Error, Result};
-use crate::moves::ComboRules;
+use crate::movegen::ComboRules;
 
 /// What a team at A must do to pass A and win the game (过A).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -67,7 +67,7 @@ impl Rules {
             return bad(format!("a_fail_reset must be a rank below A, got {}", rank_text(self.a_fail_reset)));
         }
         if let Some(r) = self.return_max_rank {
-            if r >= RANK_A + 1 {
+            if r > RANK_A {
                 return bad("return_max_rank must be a rank 2..A or None".into());
             }
         }

@@ -4,7 +4,7 @@
 //! such byte `a` and size `m` the table lists the bytes `b <= a` (field by
 //! field) holding `m` cards: the distinct ways to take `m` cards of that rank.
 
-use crate::cardset::byte_count;
+use crate::cards::cardset::byte_count;
 use std::sync::OnceLock;
 
 pub(crate) struct SubTables {

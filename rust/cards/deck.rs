@@ -1,7 +1,7 @@
 //! The two-deck pack and dealing it.
 
-use crate::card::{Card, NUM_FACES};
-use crate::cardset::CardSet;
+use crate::cards::card::{Card, NUM_FACES};
+use crate::cards::cardset::CardSet;
 use crate::rng::Rng;
 
 /// The 108 cards in face order, each face twice.

@@ -1,11 +1,11 @@
 //! Moves as flat arrays (for numpy): 54 card counts per move in face order,
 //! plus kind, rank, size and wildcard codes. Plain Rust; the bindings wrap it.
 
-use crate::card::NUM_FACES;
-use crate::cardset::CardSet;
-use crate::combo::Combo;
+use crate::cards::card::NUM_FACES;
+use crate::cards::cardset::CardSet;
 use crate::error::Result;
-use crate::moves::{generate, ComboRules, Mode, Move};
+use crate::movegen::combo::Combo;
+use crate::movegen::{generate, ComboRules, Mode, Move};
 use rayon::prelude::*;
 
 /// The four suit counts of a rank byte, in face order.
@@ -109,10 +109,7 @@ pub fn batch_legal_moves_into(
         let n = *offsets.last().unwrap() as usize;
         if let Some(o) = &out {
             if o.len() < n * NUM_FACES {
-                return Err(crate::error::Error::InvalidState(format!(
-                    "out holds {} rows but {n} moves were listed",
-                    o.len() / NUM_FACES
-                )));
+                return Err(crate::error::Error::InvalidState(format!("out holds {} rows but {n} moves were listed", o.len() / NUM_FACES)));
             }
         }
         let mut a = MoveArrays {
@@ -151,7 +148,7 @@ pub fn batch_legal_moves_into(
         });
         Ok(a)
     };
-    crate::simulate::pool(crate::simulate::thread_count(threads))?.install(run)
+    crate::search::simulate::pool(crate::search::simulate::thread_count(threads))?.install(run)
 }
 
 #[cfg(test)]

@@ -1,9 +1,9 @@
 //! The play phase of a deal: tricks, passing, going out, 接风 and the
 //! finishing order. A small `Copy` state, so search copies instead of undoing.
 
-use crate::cardset::CardSet;
+use crate::cards::cardset::CardSet;
 use crate::error::{Error, Result};
-use crate::moves::{self, ComboRules, Mode, Move, MoveGen};
+use crate::movegen::{self, ComboRules, Mode, Move, MoveGen};
 
 /// Partner of a seat (partners sit opposite).
 #[inline]
@@ -99,7 +99,7 @@ impl PlayState {
         if !hand.contains(mv.cards) {
             return Err(Error::CardsNotInHand(format!("seat {} does not hold {}", self.current, mv.cards)));
         }
-        if !moves::is_valid(mv, self.level, self.rules) {
+        if !movegen::is_valid(mv, self.level, self.rules) {
             return Err(Error::IllegalMove(format!("{} cannot be declared {}", mv.cards, mv.combo)));
         }
         if let Some(top) = self.top {
@@ -196,7 +196,7 @@ impl PlayState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::card::parse_level;
+    use crate::cards::card::parse_level;
 
     fn st(hands: [&str; 4], leader: u8) -> PlayState {
         let h = hands.map(|t| CardSet::parse(t).unwrap());
@@ -205,7 +205,7 @@ mod tests {
 
     fn mv(s: &PlayState, cards: &str) -> Move {
         let c = CardSet::parse(cards).unwrap();
-        moves::classify(c, s.level, s.rules)[0]
+        movegen::classify(c, s.level, s.rules)[0]
     }
 
     #[test]
@@ -236,7 +236,7 @@ mod tests {
         let mut buf = Vec::new();
         for seed in 0..20 {
             let mut rng = Rng::new(seed);
-            let hands = crate::deck::deal(&mut rng);
+            let hands = crate::cards::deck::deal(&mut rng);
             let mut s = PlayState::new(hands, (seed % 13) as u8, (seed % 4) as u8, ComboRules::default());
             while !s.over {
                 let mode = if seed % 2 == 0 { Mode::Pattern } else { Mode::Cards };

@@ -14,10 +14,13 @@
 //! without listing them, skipping whole groups of patterns by their count:
 //! a uniformly random play costs one count and one partial walk.
 
-use crate::card::{Card, HEARTS, RANK_A, RANK_BJ, RANK_RJ};
-use crate::cardset::CardSet;
-use crate::combo::{ladder_rank, run_position, Combo, Kind, NO_SUIT};
-use crate::tables::{tables, SubTables};
+pub mod combo;
+mod tables;
+
+use crate::cards::card::{Card, HEARTS, RANK_A, RANK_BJ, RANK_RJ};
+use crate::cards::cardset::CardSet;
+use crate::movegen::combo::{ladder_rank, run_position, Combo, Kind, NO_SUIT};
+use crate::movegen::tables::{tables, SubTables};
 
 /// A play: the physical cards and what they are declared as.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -52,7 +55,6 @@ impl Default for ComboRules {
     }
 }
 
-
 // ---------------------------------------------------------------------------
 // Generation.
 //
@@ -75,18 +77,7 @@ const RUN5_PATTERNS: [[u8; 6]; 3] = [[1, 0, 0, 0, 0, 0], [6, 1, 0, 0, 0, 0], [16
 
 /// Wildcards per rank of a tube window (three ranks), every vector with a
 /// sum of at most 2, in increasing base-3 code `k0 + 3 k1 + 9 k2`.
-const TUBE_KS: [[u8; 3]; 10] = [
-    [0, 0, 0],
-    [1, 0, 0],
-    [2, 0, 0],
-    [0, 1, 0],
-    [1, 1, 0],
-    [0, 2, 0],
-    [0, 0, 1],
-    [1, 0, 1],
-    [0, 1, 1],
-    [0, 0, 2],
-];
+const TUBE_KS: [[u8; 3]; 10] = [[0, 0, 0], [1, 0, 0], [2, 0, 0], [0, 1, 0], [1, 1, 0], [0, 2, 0], [0, 0, 1], [1, 0, 1], [0, 1, 1], [0, 0, 2]];
 /// The same for plate windows (two ranks): code `k0 + 3 k1`.
 const PLATE_KS: [[u8; 2]; 6] = [[0, 0], [1, 0], [2, 0], [0, 1], [1, 1], [0, 2]];
 
@@ -823,7 +814,7 @@ impl<const CARDS: bool> Sink for Nth<CARDS> {
 /// `count` then `nth` instead of listing every play:
 ///
 /// ```
-/// use guandan_fast::moves::{MoveGen, Mode, ComboRules};
+/// use guandan_fast::movegen::{MoveGen, Mode, ComboRules};
 /// use guandan_fast::CardSet;
 /// let hand = CardSet::parse("3s 3c 4d 5h 6s 7c 9d 9s BJ").unwrap();
 /// let g = MoveGen::new(hand, 0, None, ComboRules::default());
@@ -857,15 +848,7 @@ impl MoveGen {
             Some(t) if t.kind.is_bomb() => (0, i32::MAX, t.bomb_power(level) as i32),
             Some(t) => (1 << t.kind as u8, t.value(level) as i32, 0),
         };
-        MoveGen {
-            c: Counts::new(hand, level),
-            t: tables(),
-            rules,
-            kinds,
-            vmask: value_mask(level, min_value),
-            min_pos: min_value,
-            min_power,
-        }
+        MoveGen { c: Counts::new(hand, level), t: tables(), rules, kinds, vmask: value_mask(level, min_value), min_pos: min_value, min_power }
     }
 
     /// Appends every legal play to `out` (not cleared), in the order of [`generate`].
@@ -1571,7 +1554,13 @@ pub fn wildcard_meaning(mv: &Move, level: u8) -> Vec<Card> {
         Kind::FullHouse => {
             need(&mut nat, c.rank, 3, suit, &mut out);
             let pair = (0..13u8).find(|&r| r != c.rank && nat[r as usize] > 0);
-            let pr = pair.unwrap_or(if level != c.rank { level } else if c.rank == 0 { 1 } else { 0 });
+            let pr = pair.unwrap_or(if level != c.rank {
+                level
+            } else if c.rank == 0 {
+                1
+            } else {
+                0
+            });
             need(&mut nat, pr, 2, suit, &mut out);
         }
         Kind::Straight | Kind::StraightFlush | Kind::Tube | Kind::Plate => {
@@ -1588,21 +1577,18 @@ pub fn wildcard_meaning(mv: &Move, level: u8) -> Vec<Card> {
     out
 }
 
-
 /// The generator as first written (one loop per family over every rank),
 /// kept as the reference that the fast walker must match move for move.
 #[cfg(test)]
 #[allow(clippy::needless_range_loop)]
 pub(crate) mod reference {
     use super::{ComboRules, Mode, Move};
-    use crate::card::{RANK_A, RANK_BJ, RANK_RJ};
-    use crate::cardset::{byte_count, CardSet};
-    use crate::combo::{ladder_rank, rank_value, Combo, Kind, NO_SUIT};
-    use crate::tables::{tables, SubTables};
+    use crate::cards::card::{RANK_A, RANK_BJ, RANK_RJ};
+    use crate::cards::cardset::{byte_count, CardSet};
+    use crate::movegen::combo::{ladder_rank, rank_value, Combo, Kind, NO_SUIT};
+    use crate::movegen::tables::{tables, SubTables};
 
-    const WILD_MASKS: [u8; 16] = [
-        0, 1, 2, 4, 8, 16, 3, 5, 9, 17, 6, 10, 18, 12, 20, 24,
-    ];
+    const WILD_MASKS: [u8; 16] = [0, 1, 2, 4, 8, 16, 3, 5, 9, 17, 6, 10, 18, 12, 20, 24];
 
     /// Per-hand counts that generation reads.
     struct Counts {
@@ -1650,14 +1636,7 @@ pub(crate) mod reference {
             nat[13] = hand.rank_count(RANK_BJ);
             nat[14] = hand.rank_count(RANK_RJ);
             let wild = hand.rank_byte(level) & 3;
-            Counts {
-                level,
-                wild,
-                nat,
-                avail,
-                ladder: by_count.map(to_ladder),
-                suit_ladder: by_suit.map(to_ladder),
-            }
+            Counts { level, wild, nat, avail, ladder: by_count.map(to_ladder), suit_ladder: by_suit.map(to_ladder) }
         }
     }
 
@@ -2065,14 +2044,11 @@ pub(crate) mod reference {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::card::parse_level;
+    use crate::cards::card::parse_level;
 
     fn decls(cards: &str, level: &str) -> Vec<String> {
         let l = parse_level(level).unwrap();
-        let mut v: Vec<String> = classify(CardSet::parse(cards).unwrap(), l, ComboRules::default())
-            .iter()
-            .map(|m| m.combo.to_string())
-            .collect();
+        let mut v: Vec<String> = classify(CardSet::parse(cards).unwrap(), l, ComboRules::default()).iter().map(|m| m.combo.to_string()).collect();
         v.sort();
         v
     }
@@ -2133,7 +2109,7 @@ mod tests {
     /// Hands of every size from seeded deals, with tops of every kind taken
     /// from other hands' plays.
     fn sample_positions(n: u64) -> Vec<(CardSet, u8, Option<Combo>, ComboRules)> {
-        use crate::deck::deal;
+        use crate::cards::deck::deal;
         use crate::rng::Rng;
         let mut out = Vec::new();
         let mut rng = Rng::new(12345);
@@ -2177,7 +2153,7 @@ mod tests {
             }
         }
         // The sample covers every kind of top and every wildcard count.
-        for kind in crate::combo::KINDS {
+        for kind in crate::movegen::combo::KINDS {
             assert!(out.iter().any(|p| p.2.map(|t| t.kind) == Some(kind)), "no {kind:?} top");
         }
         for w in 0..3 {
@@ -2264,16 +2240,14 @@ mod tests {
                 assert_eq!(c.suit_ladder(s), to_ladder(by_rank));
             }
             for k in 0..=13u8 {
-                let want: u8 = (0..4u8)
-                    .filter(|&s| (0..13u8).filter(|&r| (c.avail(r) >> (2 * s)) & 3 != 0).count() >= k as usize)
-                    .map(|s| 1 << s)
-                    .sum();
+                let want: u8 =
+                    (0..4u8).filter(|&s| (0..13u8).filter(|&r| (c.avail(r) >> (2 * s)) & 3 != 0).count() >= k as usize).map(|s| 1 << s).sum();
                 assert_eq!(c.suits_with_ranks(k), want, "{hand} k={k}");
             }
         }
         for l in 0..13u8 {
             for v in -3..=20 {
-                let want: u16 = (0..15u8).filter(|&r| crate::combo::rank_value(r, l) as i32 > v).map(|r| 1 << r).sum();
+                let want: u16 = (0..15u8).filter(|&r| crate::movegen::combo::rank_value(r, l) as i32 > v).map(|r| 1 << r).sum();
                 assert_eq!(value_mask(l, v), want, "level {l} v {v}");
             }
         }

@@ -1,8 +1,8 @@
 //! Levels after a deal (升级), the A rules (过A, A attempts) and game ends.
 
-use crate::card::RANK_A;
-use crate::rules::{APass, Rules};
-use crate::trick::{partner, team};
+use crate::cards::card::RANK_A;
+use crate::game::rules::{APass, Rules};
+use crate::game::trick::{partner, team};
 
 /// The level state of a game between deals.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

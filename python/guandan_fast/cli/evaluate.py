@@ -15,8 +15,8 @@ from rich.table import Table
 from rich.text import Text
 
 import guandan_fast as gf
-from guandan_fast.cli_options import CliError, rules_from_args
-from guandan_fast.cli_text import CardPrinter, InputError, make_console, match_actions, parse_move_text, unicode_ok
+from guandan_fast.cli.options import CliError, rules_from_args
+from guandan_fast.cli.text import CardPrinter, InputError, make_console, match_actions, parse_move_text, unicode_ok
 
 __all__ = ["apply_history", "build_game", "run_eval"]
 

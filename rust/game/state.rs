@@ -1,16 +1,16 @@
 //! A match of Guandan: deals, tribute, tricks, levels and games, with a full
 //! history. Every action is checked; an illegal one changes nothing.
 
-use crate::card::{rank_text, Card, RANK_A};
-use crate::cardset::CardSet;
-use crate::deck;
+use crate::cards::card::{rank_text, Card, RANK_A};
+use crate::cards::cardset::CardSet;
+use crate::cards::deck;
 use crate::error::{Error, Result};
-use crate::levels::{LevelState, Settlement};
-use crate::moves::{Mode, Move};
+use crate::game::levels::{LevelState, Settlement};
+use crate::game::rules::Rules;
+use crate::game::tribute::{self, TributeKind, TributePlan};
+use crate::game::trick::{team, PlayState};
+use crate::movegen::{Mode, Move};
 use crate::rng::Rng;
-use crate::rules::Rules;
-use crate::trick::{team, PlayState};
-use crate::tribute::{self, TributeKind, TributePlan};
 
 /// What the game is waiting for.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -205,9 +205,7 @@ impl Game {
             if h.is_empty() {
                 return Err(Error::InvalidState(format!("seat {s} has no cards")));
             }
-            all = all
-                .plus(*h)
-                .ok_or_else(|| Error::DuplicateCard(format!("the hands hold more than two copies of a card (seat {s})")))?;
+            all = all.plus(*h).ok_or_else(|| Error::DuplicateCard(format!("the hands hold more than two copies of a card (seat {s})")))?;
         }
         Ok(())
     }
@@ -300,9 +298,7 @@ impl Game {
         let level = self.play.level;
         match self.phase {
             Phase::Tribute => out.extend(tribute::tribute_options(self.play.hands[seat], level).into_iter().map(Action::Tribute)),
-            Phase::Return => {
-                out.extend(tribute::return_options(self.play.hands[seat], level, &self.rules).into_iter().map(Action::Return))
-            }
+            Phase::Return => out.extend(tribute::return_options(self.play.hands[seat], level, &self.rules).into_iter().map(Action::Return)),
             Phase::Play => {
                 if self.play.can_pass() {
                     out.push(Action::Pass);
@@ -384,7 +380,8 @@ impl Game {
         let seat = self.play.current;
         let opts = tribute::return_options(self.play.hands[seat as usize], self.play.level, &self.rules);
         if !opts.contains(&card) {
-            let limit = self.rules.return_max_rank.map_or("any card".to_string(), |r| format!("a card of 2..{} that is not a level card", rank_text(r)));
+            let limit =
+                self.rules.return_max_rank.map_or("any card".to_string(), |r| format!("a card of 2..{} that is not a level card", rank_text(r)));
             return Err(Error::IllegalMove(format!("seat {seat} must return {limit}; {card} is not allowed")));
         }
         let mut ts = self.tribute.expect("tribute state");
@@ -410,7 +407,13 @@ impl Game {
         self.deal_number += 1;
         if st.game_winner.is_none() && self.rules.max_deals.is_some_and(|m| self.deal_number >= m) {
             let [a, b] = st.after.levels;
-            st.game_winner = Some(if a > b { 0 } else if b > a { 1 } else { team(finish[0]) });
+            st.game_winner = Some(if a > b {
+                0
+            } else if b > a {
+                1
+            } else {
+                team(finish[0])
+            });
         }
         self.records.push(DealRecord {
             game_number: self.game_number,
@@ -493,7 +496,7 @@ impl Game {
     pub fn rebuild(rules: Rules, origin: &Origin, log: &[LogEntry]) -> Result<Game> {
         let mut g = match origin {
             Origin::Seed { seed, hands, leader, levels } => Game::with_setup(rules, *seed, *hands, *leader, *levels)?,
-            Origin::Position(p) => crate::position::from_position(p, rules)?,
+            Origin::Position(p) => crate::game::position::from_position(p, rules)?,
         };
         for e in log {
             match e {

@@ -17,7 +17,7 @@ from rich import box
 from rich.table import Table
 
 import guandan_fast as gf
-from guandan_fast.cli_text import make_console
+from guandan_fast.cli.text import make_console
 
 __all__ = ["run_bench"]
 

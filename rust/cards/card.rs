@@ -167,10 +167,7 @@ impl fmt::Display for Card {
 
 /// Parses whitespace- or comma-separated card text.
 pub fn parse_card_list(text: &str) -> Result<Vec<Card>> {
-    text.split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|t| !t.is_empty())
-        .map(Card::parse)
-        .collect()
+    text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).map(Card::parse).collect()
 }
 
 #[cfg(test)]

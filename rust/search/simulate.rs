@@ -3,15 +3,15 @@
 //! Item `i` of a batch is seeded with `derive_seed(seed, i)` and written to
 //! slot `i`, so a batch gives the same result for any thread count.
 
-use crate::cardset::CardSet;
-use crate::deck;
+use crate::cards::cardset::CardSet;
+use crate::cards::deck;
 use crate::error::{Error, Result};
+use crate::game::rules::Rules;
+use crate::game::trick::PlayState;
 use crate::game::{Action, Game, Phase};
-use crate::moves::{Mode, Move};
-use crate::policy::Policy;
+use crate::movegen::{Mode, Move};
 use crate::rng::{derive_seed, Rng};
-use crate::rules::Rules;
-use crate::trick::PlayState;
+use crate::search::policy::Policy;
 use rayon::prelude::*;
 
 /// Result of one simulated deal.
@@ -78,7 +78,7 @@ pub fn simulate_deal(rules: &Rules, policies: &[Policy; 4], mode: Mode, seed: u6
     let mut rng = Rng::new(seed);
     let hands: [CardSet; 4] = deck::deal(&mut rng);
     let leader = (rng.below(108) / 27) as u8;
-    let level = if rules.sudden_death { crate::card::RANK_A } else { 0 };
+    let level = if rules.sudden_death { crate::cards::card::RANK_A } else { 0 };
     let mut st = PlayState::new(hands, level, leader, rules.combo_rules());
     let actions = playout(&mut st, policies, mode, &mut rng, buf);
     let (winner, gain) = deal_gain(st.finish, rules);
@@ -171,7 +171,15 @@ pub fn simulate_deals(n: usize, seed: u64, threads: usize, rules: &Rules, polici
 }
 
 /// Deals `start..start + n` of the seeded stream of fresh deals.
-pub fn simulate_deals_from(n: usize, seed: u64, start: u64, threads: usize, rules: &Rules, policies: &[Policy; 4], mode: Mode) -> Result<Vec<DealOutcome>> {
+pub fn simulate_deals_from(
+    n: usize,
+    seed: u64,
+    start: u64,
+    threads: usize,
+    rules: &Rules,
+    policies: &[Policy; 4],
+    mode: Mode,
+) -> Result<Vec<DealOutcome>> {
     rules.validate()?;
     batch_from(n, seed, start, threads, |_, s, buf| simulate_deal(rules, policies, mode, s, buf))
 }
@@ -182,7 +190,15 @@ pub fn simulate_games(n: usize, seed: u64, threads: usize, rules: &Rules, polici
 }
 
 /// Games `start..start + n` of the seeded stream of games.
-pub fn simulate_games_from(n: usize, seed: u64, start: u64, threads: usize, rules: &Rules, policies: &[Policy; 4], mode: Mode) -> Result<Vec<GameOutcome>> {
+pub fn simulate_games_from(
+    n: usize,
+    seed: u64,
+    start: u64,
+    threads: usize,
+    rules: &Rules,
+    policies: &[Policy; 4],
+    mode: Mode,
+) -> Result<Vec<GameOutcome>> {
     rules.validate()?;
     let res: Vec<Result<GameOutcome>> = batch_from(n, seed, start, threads, |_, s, buf| Some(simulate_game(rules, policies, mode, s, buf)))
         .map(|v: Vec<Option<Result<GameOutcome>>>| v.into_iter().map(|x| x.unwrap()).collect())?;
@@ -224,8 +240,8 @@ mod tests {
                 assert_eq!(total.plus(played), Some(CardSet::FULL_DECK));
                 if g.phase == Phase::Play {
                     let t = g.tribute.map(|t| t.plan.n_givers).unwrap_or(0);
-                    for s in 0..4 {
-                        let size = g.play.hands[s].len() + per_seat[s];
+                    for (s, played_here) in per_seat.iter().enumerate() {
+                        let size = g.play.hands[s].len() + played_here;
                         // Tribute moves one card each way, so sizes stay 27.
                         assert_eq!(size, 27, "seat {s} size (tribute {t})");
                     }

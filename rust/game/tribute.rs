@@ -1,11 +1,11 @@
 //! Tribute (进贡), return (还贡) and resisting tribute (抗贡) at the start of
 //! every deal after a game's first.
 
-use crate::card::{Card, RJ};
-use crate::cardset::CardSet;
-use crate::combo::rank_value;
-use crate::rules::Rules;
-use crate::trick::team;
+use crate::cards::card::{Card, RJ};
+use crate::cards::cardset::CardSet;
+use crate::game::rules::Rules;
+use crate::game::trick::team;
+use crate::movegen::combo::rank_value;
 
 /// Which tribute a deal starts with.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -64,11 +64,7 @@ pub fn plan(prev: [u8; 4], hands: &[CardSet; 4]) -> TributePlan {
 
 /// Strength of the highest non-wildcard card of `hand` (§2), if any.
 pub fn highest_value(hand: CardSet, level: u8) -> Option<u8> {
-    hand.cards()
-        .into_iter()
-        .filter(|c| !c.is_wildcard(level))
-        .map(|c| rank_value(c.rank(), level))
-        .max()
+    hand.cards().into_iter().filter(|c| !c.is_wildcard(level)).map(|c| rank_value(c.rank(), level)).max()
 }
 
 /// The cards a giver may pay: its highest cards by §2 order, wildcards
@@ -79,11 +75,7 @@ pub fn tribute_options(hand: CardSet, level: u8) -> Vec<Card> {
         v.dedup();
         return v;
     };
-    let mut v: Vec<Card> = hand
-        .cards()
-        .into_iter()
-        .filter(|c| !c.is_wildcard(level) && rank_value(c.rank(), level) == best)
-        .collect();
+    let mut v: Vec<Card> = hand.cards().into_iter().filter(|c| !c.is_wildcard(level) && rank_value(c.rank(), level) == best).collect();
     v.dedup();
     v
 }

@@ -1,13 +1,13 @@
 //! Built-in playout policies.
 
-use crate::cardset::CardSet;
-use crate::combo::Kind;
-use crate::moves::{Mode, Move};
+use crate::cards::cardset::CardSet;
+use crate::game::rules::Rules;
+use crate::game::trick::{partner, PlayState};
+use crate::movegen::combo::Kind;
+use crate::movegen::{Mode, Move};
 use crate::rng::Rng;
-use crate::rules::Rules;
-use crate::sample::{Constraints, Sampler};
-use crate::simulate::{deal_gain, playout};
-use crate::trick::{partner, PlayState};
+use crate::search::sample::{Constraints, Sampler};
+use crate::search::simulate::{deal_gain, playout};
 
 /// A policy picks one of `moves` (index) or passes (`None`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -139,9 +139,7 @@ fn greedy(state: &PlayState, moves: &[Move]) -> Option<usize> {
     if let Some(i) = moves.iter().position(|m| m.cards.len() == hand) {
         return Some(i);
     }
-    let danger = (0..4u8)
-        .filter(|&s| s % 2 != me % 2)
-        .any(|s| !state.is_out(s) && state.hands[s as usize].len() <= GREEDY_BOMB_THRESHOLD);
+    let danger = (0..4u8).filter(|&s| s % 2 != me % 2).any(|s| !state.is_out(s) && state.hands[s as usize].len() <= GREEDY_BOMB_THRESHOLD);
     if state.top.is_some() && state.top_seat == partner(me) && !danger {
         return None;
     }

@@ -1,8 +1,8 @@
 """The ``guandan-fast`` command line (also ``python -m guandan_fast``).
 
-Sub-commands: ``simulate`` (cli_simulate.py), ``eval`` (cli_eval.py), ``play``
-(cli_play.py), ``bench`` (cli_bench.py), ``rules`` and ``demo`` (here); the
-shared options are in cli_options.py, card display and reading in cli_text.py. Every
+Sub-commands: ``simulate`` (cli/simulate.py), ``eval`` (cli/evaluate.py), ``play``
+(cli/play.py), ``bench`` (cli/bench.py), ``rules`` and ``demo`` (here); the
+shared options are in cli/options.py, card display and reading in cli/text.py. Every
 bad input ends with one line ``error: ...`` on stderr and exit status 2.
 """
 
@@ -21,7 +21,7 @@ from rich import box
 from rich.table import Table
 
 import guandan_fast as gf
-from guandan_fast.cli_options import (
+from guandan_fast.cli.options import (
     POLICY_HELP,
     CliError,
     Parser,
@@ -32,11 +32,11 @@ from guandan_fast.cli_options import (
     rules_from_args,
     seed_int,
 )
-from guandan_fast.cli_bench import run_bench
-from guandan_fast.cli_eval import run_eval
-from guandan_fast.cli_play import run_play
-from guandan_fast.cli_simulate import run_simulate
-from guandan_fast.cli_text import make_console, unicode_ok
+from guandan_fast.cli.bench import run_bench
+from guandan_fast.cli.evaluate import run_eval
+from guandan_fast.cli.play import run_play
+from guandan_fast.cli.simulate import run_simulate
+from guandan_fast.cli.text import make_console, unicode_ok
 
 __all__ = ["build_parser", "main"]
 

@@ -22,8 +22,8 @@ from rich.text import Text
 
 import guandan_fast as gf
 from guandan_fast.bots import Bot
-from guandan_fast.cli_options import CliError, check_policy, rules_from_args
-from guandan_fast.cli_text import CardPrinter, InputError, make_console, match_actions, parse_move_text, unicode_ok
+from guandan_fast.cli.options import CliError, check_policy, rules_from_args
+from guandan_fast.cli.text import CardPrinter, InputError, make_console, match_actions, parse_move_text, unicode_ok
 
 __all__ = ["PlaySession", "make_bot", "run_play"]
 

@@ -11,17 +11,17 @@
 //! as face indexes or `-`), and the shuffle RNG state (4 hex words joined by
 //! `:`).
 
-use crate::card::{parse_level, rank_text, Card};
-use crate::cardset::CardSet;
-use crate::combo::{Combo, Kind};
+use crate::cards::card::{parse_level, rank_text, Card};
+use crate::cards::cardset::CardSet;
 use crate::error::{Error, Result};
+use crate::game::levels::LevelState;
+use crate::game::rules::Rules;
+use crate::game::tribute::{TributeKind, TributePlan};
+use crate::game::trick::PlayState;
 use crate::game::{Game, Origin, Phase, TributeState};
-use crate::levels::LevelState;
-use crate::moves::Move;
+use crate::movegen::combo::{Combo, Kind};
+use crate::movegen::Move;
 use crate::rng::Rng;
-use crate::rules::Rules;
-use crate::trick::PlayState;
-use crate::tribute::{TributeKind, TributePlan};
 
 const PHASES: [Phase; 6] = [Phase::Tribute, Phase::Return, Phase::Play, Phase::DealOver, Phase::GameOver, Phase::MatchOver];
 const TKINDS: [TributeKind; 4] = [TributeKind::None, TributeKind::Resisted, TributeKind::Single, TributeKind::Double];
@@ -196,7 +196,7 @@ pub fn from_position(text: &str, rules: Rules) -> Result<Game> {
         let kind = Kind::from_code(num(f[1])?).ok_or_else(|| bad("unknown kind code in top"))?;
         let mv = Move { cards: parse_hex(f[0])?, combo: Combo { kind, rank: num(f[2])?, size: 0, suit: num(f[3])? }, wild: num(f[4])? };
         let mv = Move { combo: Combo { size: mv.cards.len() as u8, ..mv.combo }, ..mv };
-        if !crate::moves::is_valid(&mv, level, rules.combo_rules()) {
+        if !crate::movegen::is_valid(&mv, level, rules.combo_rules()) {
             return Err(bad(format!("top {} is not a valid play of {}", mv.combo, mv.cards)));
         }
         Some(mv)

@@ -1,9 +1,9 @@
 //! What is public in a deal (§8): cards played, cards known to be in a hand
 //! after tribute and return, and the tribute cap on a giver's other cards.
 
-use crate::cardset::CardSet;
-use crate::combo::rank_value;
+use crate::cards::cardset::CardSet;
 use crate::game::{Action, Game};
+use crate::movegen::combo::rank_value;
 
 /// Public knowledge of the current deal.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]

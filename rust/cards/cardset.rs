@@ -4,7 +4,7 @@
 //! owns byte `r` (its four suits) and the jokers own byte 13. Set algebra is a
 //! handful of integer operations.
 
-use crate::card::{Card, BJ, NUM_FACES, RJ};
+use crate::cards::card::{Card, BJ, NUM_FACES, RJ};
 use crate::error::{Error, Result};
 use std::fmt;
 
@@ -38,11 +38,7 @@ impl CardSet {
         let mut bits = 0u128;
         for (i, &n) in counts.iter().enumerate() {
             if n > 2 {
-                return Err(Error::DuplicateCard(format!(
-                    "{} copies of {}: two decks hold at most 2",
-                    n,
-                    Card::from_index(i).unwrap()
-                )));
+                return Err(Error::DuplicateCard(format!("{} copies of {}: two decks hold at most 2", n, Card::from_index(i).unwrap())));
             }
             bits |= (n as u128) << (2 * i);
         }
@@ -51,7 +47,7 @@ impl CardSet {
 
     /// Parses card text into a set.
     pub fn parse(text: &str) -> Result<CardSet> {
-        CardSet::from_cards(crate::card::parse_card_list(text)?)
+        CardSet::from_cards(crate::cards::card::parse_card_list(text)?)
     }
 
     /// Count of one face (0..=2).

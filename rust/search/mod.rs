@@ -1,0 +1,7 @@
+//! Built-in policies, playouts, hidden-hand sampling, Monte Carlo evaluation
+//! and parallel simulation.
+
+pub mod montecarlo;
+pub mod policy;
+pub mod sample;
+pub mod simulate;
