@@ -14,19 +14,21 @@
 //! without listing them, skipping whole groups of patterns by their count:
 //! a uniformly random play costs one count and one partial walk.
 //!
-//! Modules, in the order a call goes through them:
+//! Modules:
 //!
-//! - [`combo`]: kinds, declarations (`Combo`), rank values and the beats order;
-//! - `moves`: `Move`, `Mode`, `ComboRules`;
-//! - `counts`: the per-hand counts (`Counts`) read from the hand's word;
-//! - `walker`: `MoveGen`, the walk over the families in order, and the
-//!   entry points `generate`, `count_moves`, `nth_move`, `legal_moves`;
-//! - `families`: one method per family of plays (singles … straight flushes);
+//! - [`combo`]: kinds, declarations (`Combo`), rank values, the beating order;
+//! - `moves`: the public vocabulary `Move`, `Mode`, `ComboRules`;
+//! - `walker`: `MoveGen` (a hand prepared against one top), the walk over
+//!   the families in the documented order, and the entry points
+//!   `generate`, `count_moves`, `nth_move`, `legal_moves`;
+//! - `families`: one method per family of plays (`ranked`: singles to full
+//!   houses; `runs`: straights, tubes, plates; `bombs`);
 //! - `sinks`: where patterns go (a vector, a counter, the k-th play);
-//! - `meaning`: `classify`, `is_valid`, `wildcard_meaning`;
+//! - `counts`: the per-hand counts the families read;
 //! - `tables`, `bits`: precomputed tables and word operations;
-//! - `reference` (tests only): the first, plain generator the walker must
-//!   match move for move.
+//! - `meaning`: `classify`, `is_valid`, `wildcard_meaning`;
+//! - `reference` (tests only): the first, plain generator, which the walker
+//!   must match move for move; `tests`: the generator's tests.
 
 mod bits;
 pub mod combo;
