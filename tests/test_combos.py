@@ -690,3 +690,45 @@ def test_legal_moves_array_codes():
         assert len(full) == 1, (cards, kind)
         i = full[0]
         assert arr["kind"][i] == kcode and arr["rank"][i] == rcode, (cards, kind)
+
+
+def test_count_moves_is_the_length_of_legal_moves():
+    # Seeded hands of every size (whole deals and random sub-hands), every
+    # level, leading and following tops of every kind drawn from another
+    # seat's plays, both modes and both full-house rules.
+    import random
+
+    rng = random.Random(20261201)
+    levels = "23456789TJQKA"
+    kinds_seen: set[str] = set()
+    checked = 0
+    for seed in range(60):
+        hands = gf.deal(seed)
+        level = levels[seed % 13]
+        cards = list(hands[0])
+        hand = hands[0] if seed % 3 == 0 else Hand(rng.sample(cards, rng.randint(1, 27)))
+        others = legal_moves(hands[1], level, mode="pattern")
+        by_kind: dict[str, list[gf.Combo]] = {}
+        for m in others:
+            by_kind.setdefault(m.kind, []).append(m)
+        tops: list[gf.Combo | str | None] = [None] + [rng.choice(ms) for ms in by_kind.values()]
+        tops.append(str(rng.choice(by_kind["Single"]).cards))  # a top given as cards
+        for top in tops:
+            for mode in ("cards", "pattern"):
+                jp = seed % 4 != 1
+                n = gf.count_moves(hand, level, top, mode=mode, joker_pair_in_full_house=jp)
+                assert n == len(legal_moves(hand, level, top, mode=mode, joker_pair_in_full_house=jp)), (
+                    str(hand), level, str(top), mode, jp)
+                checked += 1
+            if isinstance(top, gf.Combo):
+                kinds_seen.add(top.kind)
+    assert checked > 1000
+    assert set(KINDS) - kinds_seen <= {"JokerBomb"}
+    # The same errors as legal_moves.
+    for args in [("As", "1"), ("As As As", 2), ("As", 2, "BJ RJ"), ("As", 2, gf.Combo("9s", level=3))]:
+        with pytest.raises(gf.GuandanError) as want:
+            legal_moves(*args)
+        with pytest.raises(want.type):
+            gf.count_moves(*args)
+    with pytest.raises(gf.InvalidArgumentError):
+        gf.count_moves("As", 2, mode="all")

@@ -1,10 +1,21 @@
-//! Precomputed sub-multisets of one rank's four suit counts.
+//! Precomputed tables of the generator.
+//!
+//! - The sub-multisets of one rank's four suit counts (built once, at first
+//!   use): how a pattern's ranks expand into physical cards at card level.
+//! - Constant lookup tables, built at compile time: wildcard positions in a
+//!   five-card run and the pattern counts of run windows, the card bits of
+//!   wildcards, ranks and run windows at each level, and the ranks beating a
+//!   value at each level.
+//!
+//! ## Sub-multisets
 //!
 //! A rank's cards in a hand are a byte of four 2-bit suit counts. For every
 //! such byte `a` and size `m` the table lists the bytes `b <= a` (field by
 //! field) holding `m` cards: the distinct ways to take `m` cards of that rank.
 
+use crate::cards::card::{RANK_A, RANK_BJ, RANK_RJ};
 use crate::cards::cardset::byte_count;
+use crate::movegen::bits::{NATURAL_BITS, NATURAL_RANKS};
 use std::sync::OnceLock;
 
 pub(crate) struct SubTables {
@@ -87,6 +98,242 @@ impl SubTables {
     pub(crate) fn first(&self, a: u8, m: u8) -> u8 {
         self.first[a as usize][m as usize]
     }
+}
+
+// ---------------------------------------------------------------------------
+// Constant lookup tables.
+// ---------------------------------------------------------------------------
+
+/// Wildcard positions of a five-card run, by the number of wildcards (0, 1,
+/// 2) then in this order; the first 1, 6 or 16 entries use at most 0, 1 or 2.
+pub(super) const WILD_MASKS: [u8; 16] = [0, 1, 2, 4, 8, 16, 3, 5, 9, 17, 6, 10, 18, 12, 20, 24];
+/// How many entries of `WILD_MASKS` use at most `w` wildcards.
+const WILD_MASKS_UP_TO: [usize; 3] = [1, 6, 16];
+/// Patterns of a five-card run window with `w` wildcards and `nm` missing ranks.
+pub(super) const RUN5_PATTERNS: [[u8; 6]; 3] = [[1, 0, 0, 0, 0, 0], [6, 1, 0, 0, 0, 0], [16, 5, 1, 0, 0, 0]];
+
+/// Wildcards per rank of a tube window (three ranks), every vector with a
+/// sum of at most 2, in increasing base-3 code `k0 + 3 k1 + 9 k2`.
+pub(super) const TUBE_KS: [[u8; 3]; 10] =
+    [[0, 0, 0], [1, 0, 0], [2, 0, 0], [0, 1, 0], [1, 1, 0], [0, 2, 0], [0, 0, 1], [1, 0, 1], [0, 1, 1], [0, 0, 2]];
+/// The same for plate windows (two ranks): code `k0 + 3 k1`.
+pub(super) const PLATE_KS: [[u8; 2]; 6] = [[0, 0], [1, 0], [2, 0], [0, 1], [1, 1], [0, 2]];
+
+/// `TUBE_COUNT[w][d0][d1][d2]`: vectors of `TUBE_KS` with sum <= w and k_i >= d_i.
+pub(super) const TUBE_COUNT: [[[[u8; 3]; 3]; 3]; 3] = {
+    let mut t = [[[[0u8; 3]; 3]; 3]; 3];
+    let mut w = 0;
+    while w < 3 {
+        let mut d0 = 0;
+        while d0 < 3 {
+            let mut d1 = 0;
+            while d1 < 3 {
+                let mut d2 = 0;
+                while d2 < 3 {
+                    let mut i = 0;
+                    while i < TUBE_KS.len() {
+                        let k = TUBE_KS[i];
+                        if k[0] + k[1] + k[2] <= w && k[0] >= d0 && k[1] >= d1 && k[2] >= d2 {
+                            t[w as usize][d0 as usize][d1 as usize][d2 as usize] += 1;
+                        }
+                        i += 1;
+                    }
+                    d2 += 1;
+                }
+                d1 += 1;
+            }
+            d0 += 1;
+        }
+        w += 1;
+    }
+    t
+};
+/// `PLATE_COUNT[w][d0][d1]`: vectors of `PLATE_KS` with sum <= w and k_i >= d_i.
+pub(super) const PLATE_COUNT: [[[u8; 3]; 3]; 3] = {
+    let mut t = [[[0u8; 3]; 3]; 3];
+    let mut w = 0;
+    while w < 3 {
+        let mut d0 = 0;
+        while d0 < 3 {
+            let mut d1 = 0;
+            while d1 < 3 {
+                let mut i = 0;
+                while i < PLATE_KS.len() {
+                    let k = PLATE_KS[i];
+                    if k[0] + k[1] <= w && k[0] >= d0 && k[1] >= d1 {
+                        t[w as usize][d0 as usize][d1 as usize] += 1;
+                    }
+                    i += 1;
+                }
+                d1 += 1;
+            }
+            d0 += 1;
+        }
+        w += 1;
+    }
+    t
+};
+
+/// Natural rank `r` at ladder position `i` (`A 2 3 … K A`), as a lookup.
+pub(super) const LADDER: [u8; 14] = [RANK_A, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, RANK_A];
+
+/// Set bits of a 5-bit value (a `WILD_MASKS` entry, the missing positions of
+/// a five-position window).
+pub(super) static POP5: [u8; 32] = {
+    let mut t = [0u8; 32];
+    let mut i = 0;
+    while i < 32 {
+        t[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
+/// `WILD_BITS[level][k]`: the card bits of `k` wildcards (rows and columns
+/// padded to powers of two, so that masking the index replaces bound checks).
+pub(super) static WILD_BITS: [[u128; 4]; 16] = {
+    let mut t = [[0u128; 4]; 16];
+    let mut l = 0;
+    while l < 13 {
+        t[l] = [0, 1u128 << (8 * l), 2u128 << (8 * l), 0];
+        l += 1;
+    }
+    t
+};
+
+/// `SF_KEEP[pos][j]`: the bytes of the natural ranks of the five-card run
+/// window at ladder position `pos` that `WILD_MASKS[j]` leaves natural (rows
+/// padded to 16).
+pub(super) static SF_KEEP: [[u128; 16]; 16] = {
+    let mut t = [[0u128; 16]; 16];
+    let mut pos = 0;
+    while pos < 10 {
+        let mut j = 0;
+        while j < 16 {
+            let mut i = 0;
+            while i < 5 {
+                if (WILD_MASKS[j] >> i) & 1 == 0 {
+                    t[pos][j] |= 0xFFu128 << (8 * LADDER[pos + i] as u32);
+                }
+                i += 1;
+            }
+            j += 1;
+        }
+        pos += 1;
+    }
+    t
+};
+
+/// `SUIT_BITS[s]`: the low count bit of suit `s` in every natural rank's byte.
+pub(super) static SUIT_BITS: [u128; 4] = {
+    const LO: u128 = 0x0001_0101_0101_0101_0101_0101_0101;
+    [LO, LO << 2, LO << 4, LO << 6]
+};
+
+/// `SF_WINDOWS[from]`: bits `8 pos + 2 s` (every suit `s`) of the run
+/// positions `from..10`.
+pub(super) static SF_WINDOWS: [u128; 16] = {
+    let mut t = [0u128; 16];
+    let mut from = 0;
+    while from < 16 {
+        let mut pos = from;
+        while pos < 10 {
+            t[from] |= 0x55u128 << (8 * pos);
+            pos += 1;
+        }
+        from += 1;
+    }
+    t
+};
+
+/// `MASKS_FOR[w][missing]`: bit j set when `WILD_MASKS[j]` covers the
+/// `missing` positions of a five-position window with at most `w` wildcards.
+pub(super) static MASKS_FOR: [[u16; 32]; 3] = {
+    let mut t = [[0u16; 32]; 3];
+    let mut w = 0;
+    while w < 3 {
+        let mut missing = 0;
+        while missing < 32 {
+            let mut j = 0;
+            while j < WILD_MASKS_UP_TO[w] {
+                if WILD_MASKS[j] as usize & missing == missing {
+                    t[w][missing] |= 1 << j;
+                }
+                j += 1;
+            }
+            missing += 1;
+        }
+        w += 1;
+    }
+    t
+};
+
+/// The natural cards' bits at each level: every natural face but the
+/// level's hearts (the wildcards).
+pub(super) static NATURALS_AT: [u128; 16] = {
+    let mut t = [0u128; 16];
+    let mut l = 0;
+    while l < 13 {
+        t[l] = NATURAL_BITS & !(3u128 << (8 * l));
+        l += 1;
+    }
+    t
+};
+
+/// `RANK_BITS[r]`: the card bits of rank `r`: its byte for natural ranks,
+/// its face's field for the jokers (13, 14).
+pub(super) static RANK_BITS: [u128; 16] = {
+    let mut t = [0u128; 16];
+    let mut r = 0;
+    while r < 13 {
+        t[r] = 0xFF << (8 * r);
+        r += 1;
+    }
+    t[13] = 3 << 104;
+    t[14] = 3 << 106;
+    t
+};
+
+/// Ranks 0..=14 whose strength (`rank_value`) at `level` is above `v`.
+#[inline(always)]
+pub(super) fn value_mask(level: u8, v: i32) -> u16 {
+    VALUE_MASKS[level as usize & 15][(v.clamp(-1, 15) + 1) as usize]
+}
+
+/// `VALUE_MASKS[level][v + 1]` for `v` in -1..=15 (rows 13..16 unused).
+static VALUE_MASKS: [[u16; 17]; 16] = {
+    let mut t = [[0u16; 17]; 16];
+    let mut l = 0;
+    while l < 13 {
+        let mut v = -1;
+        while v <= 15 {
+            t[l][(v + 1) as usize] = value_mask_slow(l as u8, v);
+            v += 1;
+        }
+        l += 1;
+    }
+    t
+};
+
+const fn value_mask_slow(level: u8, v: i32) -> u16 {
+    let naturals: u16 = if v < 0 {
+        NATURAL_RANKS
+    } else if v >= 12 {
+        0
+    } else {
+        (NATURAL_RANKS << (v + 1)) & NATURAL_RANKS
+    };
+    let mut m = naturals & !(1 << level);
+    if v < 13 {
+        m |= 1 << level;
+    }
+    if v < 14 {
+        m |= 1 << RANK_BJ;
+    }
+    if v < 15 {
+        m |= 1 << RANK_RJ;
+    }
+    m
 }
 
 #[cfg(test)]

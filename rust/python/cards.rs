@@ -492,7 +492,14 @@ pub(crate) fn count_moves(
     mode: &str,
     joker_pair_in_full_house: bool,
 ) -> PyResult<usize> {
-    with_moves(hand, level, top, mode, joker_pair_in_full_house, |ms, _| Ok(ms.len()))
+    // The arguments are read in the order `with_moves` reads them, so that
+    // the errors are those of `legal_moves`.
+    let l = level_arg(level)?;
+    let set = cards_arg(hand)?;
+    let mode = mode_arg(mode)?;
+    let rules = ComboRules { joker_pair_in_full_house };
+    let top = top_arg(top, l, rules)?;
+    Ok(movegen::count_moves(set, l, top, mode, rules))
 }
 
 /// The four 27-card hands of a seeded shuffle (stable across versions).

@@ -1,0 +1,249 @@
+//! The walker: `MoveGen`, a hand prepared against one top, and the public
+//! entry points built on it (`generate`, `count_moves`, `nth_move`,
+//! `legal_moves`).
+//!
+//! Every family of plays is walked in one fixed order (the documented order
+//! of `generate`) by one generic walker, which hands each pattern to a
+//! `Sink`: a vector (`generate`), a counter (`count_moves`) or a search for
+//! the k-th play (`nth_move`). Before a family or a group of patterns (a
+//! rank, a run window, a bomb size …) the walker tells the sink how many
+//! patterns it holds, so counting and searching at pattern level skip whole
+//! groups in a few instructions instead of building their moves. The
+//! families themselves are in `families`; here are the walk, the order and
+//! the helpers that add a pattern's cards.
+
+use crate::cards::card::{RANK_BJ, RANK_RJ};
+use crate::cards::cardset::CardSet;
+use crate::movegen::bits::{ONE_BJ, ONE_RJ};
+use crate::movegen::combo::{Combo, Kind};
+use crate::movegen::counts::Counts;
+use crate::movegen::sinks::{Count, Lists, Nth, Push, Sink};
+use crate::movegen::tables::{tables, value_mask, SubTables};
+use crate::movegen::{ComboRules, Mode, Move};
+
+/// A hand prepared for listing its legal plays against one top (or leading).
+///
+/// `generate`, `count` and `nth` agree: `nth(mode, k)` is element `k` of the
+/// list `generate(mode, …)` appends, and `count(mode)` is its length.
+/// Preparing costs about a hundred instructions, so a random policy can call
+/// `count` then `nth` instead of listing every play:
+///
+/// ```
+/// use guandan_fast::movegen::{MoveGen, Mode, ComboRules};
+/// use guandan_fast::CardSet;
+/// let hand = CardSet::parse("3s 3c 4d 5h 6s 7c 9d 9s BJ").unwrap();
+/// let g = MoveGen::new(hand, 0, None, ComboRules::default());
+/// let mut all = Vec::new();
+/// g.generate(Mode::Pattern, &mut all);
+/// assert_eq!(g.count(Mode::Pattern), all.len());
+/// assert_eq!(g.nth(Mode::Pattern, 3), Some(all[3]));
+/// ```
+#[derive(Clone, Copy)]
+pub struct MoveGen {
+    pub(super) c: Counts,
+    pub(super) t: &'static SubTables,
+    pub(super) rules: ComboRules,
+    /// Bit `k`: list the non-bomb kind of code `k` (all when leading, the
+    /// top's kind when following a non-bomb, none after a bomb).
+    pub(super) kinds: u8,
+    /// Ranks (0..=14) whose value beats the top, for rank-valued kinds.
+    pub(super) vmask: u16,
+    /// Runs must start at a ladder position above this.
+    pub(super) min_pos: i32,
+    /// Bombs must have a power above this.
+    pub(super) min_power: i32,
+}
+
+impl MoveGen {
+    /// Prepares `hand` at `level` against `top` (`None`: leading).
+    #[inline(always)]
+    pub fn new(hand: CardSet, level: u8, top: Option<Combo>, rules: ComboRules) -> MoveGen {
+        let (kinds, min_value, min_power) = match top {
+            None => (0x7F, -1, 0),
+            Some(t) if t.kind.is_bomb() => (0, i32::MAX, t.bomb_power(level) as i32),
+            Some(t) => (1 << t.kind as u8, t.value(level) as i32, 0),
+        };
+        MoveGen { c: Counts::new(hand, level), t: tables(), rules, kinds, vmask: value_mask(level, min_value), min_pos: min_value, min_power }
+    }
+
+    /// Appends every legal play to `out` (not cleared), in the order of [`generate`].
+    #[inline]
+    pub fn generate(&self, mode: Mode, out: &mut Vec<Move>) {
+        let mut s = Push(out);
+        match mode {
+            Mode::Pattern => self.walk::<false, _>(&mut s),
+            Mode::Cards => self.walk::<true, _>(&mut s),
+        }
+    }
+
+    /// Number of legal plays (passing aside).
+    #[inline]
+    pub fn count(&self, mode: Mode) -> usize {
+        match mode {
+            Mode::Pattern => {
+                let mut s = Count::<false>(0);
+                self.walk::<false, _>(&mut s);
+                s.0 as usize
+            }
+            Mode::Cards => {
+                let mut s = Count::<true>(0);
+                self.walk::<true, _>(&mut s);
+                s.0 as usize
+            }
+        }
+    }
+
+    /// The legal play of index `k` in the order of [`generate`]; `None` when
+    /// `k >= count(mode)`.
+    #[inline]
+    pub fn nth(&self, mode: Mode, k: usize) -> Option<Move> {
+        match mode {
+            Mode::Pattern => {
+                let mut s = Nth::<false> { k: k as u64, found: None };
+                self.walk::<false, _>(&mut s);
+                s.found
+            }
+            Mode::Cards => {
+                let mut s = Nth::<true> { k: k as u64, found: None };
+                self.walk::<true, _>(&mut s);
+                s.found
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn wants(&self, kind: Kind) -> bool {
+        (self.kinds >> kind as u8) & 1 != 0
+    }
+
+    /// Walks every family in order.
+    #[inline(always)]
+    pub(super) fn walk<const CARDS: bool, S: Sink>(&self, s: &mut S) {
+        // Unrolled by hand, so that each `family` call has a constant index.
+        macro_rules! families {
+            ($($f:literal)*) => {
+                $(
+                    if s.done() {
+                        return;
+                    }
+                    self.family::<CARDS, S>($f, s);
+                )*
+            };
+        }
+        families!(0 1 2 3 4 5 6 7 8 9);
+    }
+
+    /// Walks family `f`: the seven non-bomb kinds in `KINDS` order (those
+    /// wanted), then same-rank bombs, straight flushes, the joker bomb.
+    #[inline(always)]
+    pub(super) fn family<const CARDS: bool, S: Sink>(&self, f: usize, s: &mut S) {
+        let kind = |k: Kind| self.wants(k);
+        match f {
+            0 if kind(Kind::Single) => self.singles::<CARDS, S>(s),
+            1 if kind(Kind::Pair) => self.pairs::<CARDS, S>(s),
+            2 if kind(Kind::Triple) => self.triples::<CARDS, S>(s),
+            3 if kind(Kind::FullHouse) => self.full_houses::<CARDS, S>(s),
+            4 if kind(Kind::Straight) => self.straights::<CARDS, S>(s),
+            5 if kind(Kind::Tube) => self.tubes::<CARDS, S>(s),
+            6 if kind(Kind::Plate) => self.plates::<CARDS, S>(s),
+            7 if self.c.any_ge(4 - self.c.wild) => self.same_rank_bombs::<CARDS, S>(s),
+            8 => self.straight_flush_family::<CARDS, S>(s),
+            9 if self.c.nat(RANK_BJ) == 2 && self.c.nat(RANK_RJ) == 2 && 9 * 32 + 15 > self.min_power => {
+                let combo = Combo::new(Kind::JokerBomb, RANK_RJ, 4);
+                self.fin::<CARDS, S>(s, combo, 0, 2 * ONE_BJ + 2 * ONE_RJ, &Lists::new());
+            }
+            _ => {}
+        }
+    }
+
+    /// Adds `take` natural cards of rank `r` (0..=12): the lowest-index ones
+    /// at pattern level, a list of choices at card level.
+    #[inline(always)]
+    pub(super) fn part<const CARDS: bool>(&self, r: u8, take: u8, base: &mut u128, l: &mut Lists) {
+        let a = self.c.avail(r);
+        if CARDS {
+            if take > 0 {
+                l.shift[l.n] = 8 * r as u32;
+                l.list[l.n] = self.t.subs(a, take);
+                l.n += 1;
+            }
+        } else {
+            *base |= (self.t.first(a, take) as u128) << (8 * r as u32);
+        }
+    }
+
+    /// The `take` lowest-index natural cards of rank `r` (0..=12), as card
+    /// bits; 0 when the rank has fewer.
+    #[inline(always)]
+    pub(super) fn first_bits(&self, r: u8, take: u8) -> u128 {
+        (self.t.first(self.c.avail(r), take) as u128) << (8 * r as u32)
+    }
+
+    /// Pattern-level move.
+    #[inline(always)]
+    pub(super) fn one<S: Sink>(&self, s: &mut S, combo: Combo, wild: u8, cards: u128) {
+        s.one(Move { cards: CardSet(cards | self.c.wild_bits(wild)), combo, wild });
+    }
+
+    /// Adds `take` cards of rank `r`, natural or joker.
+    #[inline(always)]
+    fn any_part<const CARDS: bool>(&self, r: u8, take: u8, base: &mut u128, l: &mut Lists) {
+        if r >= RANK_BJ {
+            *base += (take as u128) << (if r == RANK_BJ { 104 } else { 106 });
+        } else {
+            self.part::<CARDS>(r, take, base, l);
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn fin<const CARDS: bool, S: Sink>(&self, s: &mut S, combo: Combo, wild: u8, base: u128, l: &Lists) {
+        let base = base | self.c.wild_bits(wild);
+        if CARDS {
+            s.many(combo, wild, base, l);
+        } else {
+            s.one(Move { cards: CardSet(base), combo, wild });
+        }
+    }
+
+    /// One play of `take` cards of rank `r` (natural or joker) plus `wild` wildcards.
+    #[inline(always)]
+    pub(super) fn same<const CARDS: bool, S: Sink>(&self, s: &mut S, combo: Combo, r: u8, take: u8, wild: u8) {
+        let mut base = 0u128;
+        let mut l = Lists::new();
+        if take > 0 {
+            self.any_part::<CARDS>(r, take, &mut base, &mut l);
+        }
+        self.fin::<CARDS, S>(s, combo, wild, base, &l);
+    }
+}
+
+/// Appends to `out` every legal play from `hand` at `level` against `top`
+/// (`None`: leading). `out` is not cleared.
+///
+/// Order: non-bomb kinds in `KINDS` order (each by rank or run position,
+/// then by wildcards used), then same-rank bombs by size then rank, then
+/// straight flushes by position then suit, then the joker bomb.
+#[inline]
+pub fn generate(hand: CardSet, level: u8, top: Option<Combo>, mode: Mode, rules: ComboRules, out: &mut Vec<Move>) {
+    MoveGen::new(hand, level, top, rules).generate(mode, out);
+}
+
+/// Number of legal plays `generate` lists (passing aside).
+#[inline]
+pub fn count_moves(hand: CardSet, level: u8, top: Option<Combo>, mode: Mode, rules: ComboRules) -> usize {
+    MoveGen::new(hand, level, top, rules).count(mode)
+}
+
+/// Play `k` of the list `generate` makes, without making the list; `None`
+/// when `k` is not below `count_moves`.
+#[inline]
+pub fn nth_move(hand: CardSet, level: u8, top: Option<Combo>, mode: Mode, rules: ComboRules, k: usize) -> Option<Move> {
+    MoveGen::new(hand, level, top, rules).nth(mode, k)
+}
+
+/// Every legal play, in a new vector.
+pub fn legal_moves(hand: CardSet, level: u8, top: Option<Combo>, mode: Mode, rules: ComboRules) -> Vec<Move> {
+    let mut v = Vec::new();
+    generate(hand, level, top, mode, rules, &mut v);
+    v
+}
