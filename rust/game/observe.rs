@@ -1,9 +1,17 @@
 //! What is public in a deal (§8): cards played, cards known to be in a hand
-//! after tribute and return, and the tribute cap on a giver's other cards.
+//! after tribute and return, the tribute cap on a giver's other cards, and
+//! the [`Observation`] of one seat.
 
+use crate::cards::card::RANK_A;
 use crate::cards::cardset::CardSet;
-use crate::game::{Action, Game};
+use crate::error::{Error, Result};
+use crate::game::levels::LevelState;
+use crate::game::rules::Rules;
+use crate::game::tribute::TributeKind;
+use crate::game::trick::{partner, PlayState};
+use crate::game::{Action, Game, Phase, TributeState};
 use crate::movegen::combo::rank_value;
+use crate::movegen::Move;
 
 /// Public knowledge of the current deal.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -62,4 +70,234 @@ pub fn knowledge(g: &Game) -> Knowledge {
         }
     }
     kn
+}
+
+/// What one seat may know (§8): its hand and everything public, taken from a
+/// game once. It holds no card of another seat's hand.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Observation {
+    /// The observing seat.
+    pub seat: u8,
+    /// The game's rules.
+    pub rules: Rules,
+    pub phase: Phase,
+    /// Levels, A failures and declarer of the game.
+    pub lv: LevelState,
+    /// The rank played in this deal.
+    pub level: u8,
+    /// Seat to act (None between deals).
+    pub current: Option<u8>,
+    /// The observer's hand.
+    pub hand: CardSet,
+    /// Every seat's hand size.
+    pub sizes: [u32; 4],
+    /// The play to beat and the seat that made it.
+    pub top: Option<(Move, u8)>,
+    /// Finishing order so far (`n_out` entries).
+    pub finish: [u8; 4],
+    pub n_out: u8,
+    /// Public actions of this deal.
+    pub history: Vec<(u8, Action)>,
+    pub tribute: Option<TributeState>,
+    /// Cards each seat has played this deal.
+    pub played: [CardSet; 4],
+    /// Cards known to be in each seat's hand; the observer's own: its hand.
+    pub known: [CardSet; 4],
+    /// Tribute caps (see [`Knowledge::caps`]).
+    pub caps: [Option<u8>; 4],
+    /// Cards in no hand: played, or in a hand-made deal dealt to nobody.
+    pub gone: CardSet,
+}
+
+/// What `seat` of `g` may know.
+pub fn observe(g: &Game, seat: u8) -> Observation {
+    let p = &g.play;
+    let k = knowledge(g);
+    let mut known = k.known;
+    known[seat as usize] = p.hands[seat as usize];
+    let held = p.hands.iter().fold(CardSet::EMPTY, |acc, h| acc.plus(*h).unwrap_or(acc));
+    Observation {
+        seat,
+        rules: g.rules,
+        phase: g.phase,
+        lv: g.lv,
+        level: p.level,
+        current: g.current_player(),
+        hand: p.hands[seat as usize],
+        sizes: p.hands.map(|h| h.len()),
+        top: p.top.map(|m| (m, p.top_seat)),
+        finish: p.finish,
+        n_out: p.n_out,
+        history: g.history.clone(),
+        tribute: g.tribute,
+        played: k.played,
+        known,
+        caps: k.caps,
+        gone: CardSet::FULL_DECK.minus(held),
+    }
+}
+
+impl Game {
+    /// What `seat` may know (§8).
+    pub fn observation(&self, seat: u8) -> Observation {
+        observe(self, seat)
+    }
+}
+
+impl Observation {
+    /// The cards the other seats hold between them: neither in the
+    /// observer's hand nor gone (the pool a sampler deals).
+    pub fn unseen(&self) -> CardSet {
+        CardSet::FULL_DECK.minus(self.hand).minus(self.gone)
+    }
+
+    /// Seats out so far, in order.
+    pub fn finish_order(&self) -> &[u8] {
+        &self.finish[..self.n_out as usize]
+    }
+
+    /// The play state of this position with `hands` in place of the real
+    /// ones (a sampled deal of the unseen cards).
+    pub fn play_state(&self, hands: [CardSet; 4]) -> PlayState {
+        let (top, top_seat) = match self.top {
+            Some((m, s)) => (Some(m), s),
+            None => (None, self.current.unwrap_or(0)),
+        };
+        PlayState {
+            hands,
+            level: self.level,
+            rules: self.rules.combo_rules(),
+            current: self.current.unwrap_or(0),
+            top,
+            top_seat,
+            finish: self.finish,
+            n_out: self.n_out,
+            over: self.n_out == 4,
+        }
+    }
+
+    /// Checks that the observation could come from a game: every field in
+    /// range and consistent with the others (used when it is rebuilt from
+    /// outside data, e.g. unpickled).
+    pub fn check(&self) -> Result<()> {
+        let bad = |m: String| Err(Error::InvalidState(format!("observation: {m}")));
+        self.rules.validate()?;
+        if self.seat > 3 {
+            return bad(format!("seat {} is not 0..3", self.seat));
+        }
+        if self.level > RANK_A || self.lv.levels.iter().any(|&l| l > RANK_A) {
+            return bad("levels must be ranks 2..A".into());
+        }
+        if self.lv.declarer.is_some_and(|d| d > 1) {
+            return bad("declarer must be team 0, 1 or None".into());
+        }
+        if let Some(m) = self.rules.a_max_attempts {
+            if self.lv.a_fails.iter().any(|&f| f >= m) {
+                return bad(format!("A failures must be below a_max_attempts ({m})"));
+            }
+        }
+        // Cards: the hand, what is gone and the other hands make both decks.
+        let Some(seen) = self.hand.plus(self.gone) else {
+            return bad("the hand and the cards gone exceed two decks".into());
+        };
+        if self.sizes.iter().any(|&n| n > CardSet::FULL_DECK.len()) {
+            return bad("a hand size above 108".into());
+        }
+        if self.sizes[self.seat as usize] != self.hand.len() {
+            return bad(format!("the observer holds {} cards, not {}", self.hand.len(), self.sizes[self.seat as usize]));
+        }
+        if seen.len() + self.sizes.iter().sum::<u32>() != CardSet::FULL_DECK.len() + self.hand.len() {
+            return bad("hand sizes and cards gone do not add up to two decks".into());
+        }
+        let all_played = self.played.iter().try_fold(CardSet::EMPTY, |acc, p| acc.plus(*p));
+        if !all_played.is_some_and(|p| self.gone.contains(p)) {
+            return bad("played cards are not among the cards gone".into());
+        }
+        if self.known[self.seat as usize] != self.hand {
+            return bad("the observer's known cards are not its hand".into());
+        }
+        let others = (0..4).filter(|&s| s != self.seat as usize);
+        let known_others = others.clone().try_fold(CardSet::EMPTY, |acc, s| acc.plus(self.known[s]));
+        if !known_others.is_some_and(|k| self.unseen().contains(k)) || others.clone().any(|s| self.known[s].len() > self.sizes[s]) {
+            return bad("cards known to be in the other hands are not among the unseen cards".into());
+        }
+        if self.caps.iter().any(|c| c.is_some_and(|v| v > 15)) {
+            return bad("a tribute cap above 15".into());
+        }
+        // Finishing order, turn and the play to beat.
+        if self.n_out > 4 {
+            return bad(format!("{} seats out", self.n_out));
+        }
+        let out = self.finish_order();
+        if out.iter().any(|&s| s > 3) || (0..4u8).any(|s| out.iter().filter(|&&x| x == s).count() > 1) {
+            return bad(format!("finish order {out:?} is not distinct seats"));
+        }
+        let in_deal = matches!(self.phase, Phase::Tribute | Phase::Return | Phase::Play);
+        match self.current {
+            Some(c) if !in_deal || c > 3 => return bad(format!("seat {c} cannot be to act in the {} phase", self.phase.name())),
+            None if in_deal => return bad(format!("no seat to act in the {} phase", self.phase.name())),
+            _ => {}
+        }
+        if let Some((m, s)) = self.top {
+            if self.phase != Phase::Play || s > 3 || Some(s) == self.current {
+                return bad("a play to beat outside play, or by the seat to act".into());
+            }
+            if !crate::movegen::is_valid(&m, self.level, self.rules.combo_rules()) {
+                return bad(format!("{} cannot be declared {}", m.cards, m.combo));
+            }
+        }
+        for &(s, a) in &self.history {
+            if s > 3 {
+                return bad(format!("history seat {s} is not 0..3"));
+            }
+            if let Action::Play(m) = a {
+                if !crate::movegen::is_valid(&m, self.level, self.rules.combo_rules()) {
+                    return bad(format!("history: {} cannot be declared {}", m.cards, m.combo));
+                }
+            }
+        }
+        match self.phase {
+            Phase::Play => {
+                for s in 0..4u8 {
+                    if (self.sizes[s as usize] == 0) != out.contains(&s) {
+                        return bad(format!("seat {s} is out exactly when its hand is empty"));
+                    }
+                    if out.contains(&s) && out.contains(&partner(s)) {
+                        return bad("a team is out but the deal goes on".into());
+                    }
+                }
+                if self.current.is_some_and(|c| out.contains(&c)) {
+                    return bad("the seat to act is out".into());
+                }
+            }
+            Phase::Tribute | Phase::Return => {
+                if self.n_out != 0 || self.sizes.contains(&0) || self.tribute.is_none_or(|t| t.plan.n_givers == 0) {
+                    return bad(format!("the {} phase needs a tribute, full hands and no one out", self.phase.name()));
+                }
+            }
+            _ => {
+                if self.n_out != 4 {
+                    return bad("a finished deal needs the four seats in finish order".into());
+                }
+            }
+        }
+        if let Some(t) = &self.tribute {
+            let n = match t.plan.kind {
+                TributeKind::None | TributeKind::Resisted => 0,
+                TributeKind::Single => 1,
+                TributeKind::Double => 2,
+            };
+            let seats = [t.plan.givers, t.receivers].concat();
+            if t.plan.n_givers != n
+                || seats.iter().any(|&s| s > 3)
+                || t.plan.leader > 3
+                || t.leader > 3
+                || t.return_order.iter().any(|&i| i > 1)
+                || t.step > n
+            {
+                return bad("inconsistent tribute".into());
+            }
+        }
+        Ok(())
+    }
 }
