@@ -656,7 +656,7 @@ class Observation:
         """Per seat, the §2 strength above which a tribute giver holds no other non-wildcard card (or None)."""
     @property
     def unseen(self) -> Hand:
-        """Cards the other seats hold between them: neither in this seat's hand nor played."""
+        """Cards this seat cannot see: neither in its hand nor played."""
     def __eq__(self, other: object, /) -> bool: ...
     def __ne__(self, other: object, /) -> bool: ...
     __hash__: ClassVar[None]  # type: ignore[assignment]

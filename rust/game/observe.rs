@@ -145,9 +145,21 @@ impl Game {
 }
 
 impl Observation {
-    /// The cards the other seats hold between them: neither in the
-    /// observer's hand nor gone (the pool a sampler deals).
+    /// The cards the observer cannot see: neither in its hand nor played
+    /// this deal (in a hand-made deal of fewer than 108 cards, with the
+    /// cards dealt to nobody).
     pub fn unseen(&self) -> CardSet {
+        let mut u = CardSet::FULL_DECK.minus(self.hand);
+        for p in self.played {
+            if u.contains(p) {
+                u = u.minus(p);
+            }
+        }
+        u
+    }
+
+    /// The cards the other seats hold between them (the pool a sampler deals).
+    pub fn others_cards(&self) -> CardSet {
         CardSet::FULL_DECK.minus(self.hand).minus(self.gone)
     }
 
@@ -218,7 +230,7 @@ impl Observation {
         }
         let others = (0..4).filter(|&s| s != self.seat as usize);
         let known_others = others.clone().try_fold(CardSet::EMPTY, |acc, s| acc.plus(self.known[s]));
-        if !known_others.is_some_and(|k| self.unseen().contains(k)) || others.clone().any(|s| self.known[s].len() > self.sizes[s]) {
+        if !known_others.is_some_and(|k| self.others_cards().contains(k)) || others.clone().any(|s| self.known[s].len() > self.sizes[s]) {
             return bad("cards known to be in the other hands are not among the unseen cards".into());
         }
         if self.caps.iter().any(|c| c.is_some_and(|v| v > 15)) {

@@ -97,7 +97,7 @@ impl PyObservation {
         let c = self.0.caps;
         (c[0], c[1], c[2], c[3])
     }
-    /// Cards the other seats hold between them: neither in this seat's hand nor played.
+    /// Cards this seat cannot see: neither in its hand nor played.
     #[getter]
     fn unseen(&self) -> PyHand {
         PyHand(self.0.unseen())
