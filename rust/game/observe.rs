@@ -313,3 +313,91 @@ impl Observation {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::tribute;
+    use crate::movegen::Mode;
+    use crate::rng::Rng;
+
+    /// Every state of a few seeded random matches.
+    fn states() -> Vec<Game> {
+        let mut out = Vec::new();
+        for seed in 0..3 {
+            let rules = Rules { best_of: 3, ..Rules::default() };
+            let mut g = Game::new(rules, seed).unwrap();
+            let mut rng = Rng::new(seed + 100);
+            for _ in 0..1200 {
+                out.push(g.clone());
+                match g.phase {
+                    Phase::MatchOver => break,
+                    Phase::DealOver | Phase::GameOver => g.next_deal(None, None).unwrap(),
+                    _ => {
+                        let acts = g.legal_actions(Mode::Pattern);
+                        g.apply(acts[rng.below(acts.len() as u32) as usize]).unwrap();
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_observation_of_a_game_passes_its_check() {
+        let all = states();
+        assert!(all.iter().any(|g| g.phase == Phase::Return) && all.iter().any(|g| g.phase == Phase::Tribute));
+        for g in &all {
+            for seat in 0..4 {
+                let o = g.observation(seat);
+                assert_eq!(o.check(), Ok(()), "{:?} seat {seat}", g.phase);
+                assert_eq!(o.sizes.iter().sum::<u32>() + o.gone.len(), 108);
+                assert_eq!(o.known[seat as usize], g.play.hands[seat as usize]);
+            }
+        }
+    }
+
+    #[test]
+    fn inconsistent_observations_fail_the_check() {
+        let g = states().into_iter().find(|g| g.phase == Phase::Play && g.play.top.is_some()).unwrap();
+        let o = g.observation(g.play.current);
+        let mut bad = Vec::new();
+        bad.push(Observation { seat: 4, ..o.clone() });
+        bad.push(Observation { level: 13, ..o.clone() });
+        bad.push(Observation { current: None, ..o.clone() });
+        bad.push(Observation { top: o.top.map(|(m, _)| (m, g.play.current)), ..o.clone() });
+        bad.push(Observation { n_out: 5, ..o.clone() });
+        bad.push(Observation { finish: [1, 1, 0, 0], n_out: 2, ..o.clone() });
+        let mut sizes = o.sizes;
+        sizes[(o.seat as usize + 1) % 4] += 1;
+        bad.push(Observation { sizes, ..o.clone() });
+        bad.push(Observation { gone: CardSet::EMPTY, ..o.clone() });
+        bad.push(Observation { caps: [Some(16), None, None, None], ..o.clone() });
+        bad.push(Observation { phase: Phase::DealOver, current: None, top: None, ..o.clone() });
+        for b in bad {
+            assert!(matches!(b.check(), Err(Error::InvalidState(_))), "{b:?}");
+        }
+    }
+
+    #[test]
+    fn the_tribute_forecast_is_what_the_game_pays() {
+        let mut seen = 0;
+        for g in states() {
+            let (Phase::Return, Some(t), Some(prev)) = (g.phase, g.tribute, g.prev_finish) else { continue };
+            if t.step != 0 {
+                continue;
+            }
+            let f = tribute::forecast(prev, &g.dealt, g.play.level).unwrap();
+            let n = t.plan.n_givers as usize;
+            assert_eq!(f.plan, t.plan);
+            assert_eq!(f.payments, (0..n).map(|i| (t.plan.givers[i], t.receivers[i])).collect::<Vec<_>>());
+            assert_eq!(f.leader, t.leader);
+            for (i, (giver, opts)) in f.options.iter().enumerate() {
+                assert_eq!(*giver, t.plan.givers[i]);
+                assert!(opts.contains(&t.gifts[i].unwrap()));
+            }
+            seen += 1;
+        }
+        assert!(seen > 0);
+    }
+}

@@ -25,11 +25,6 @@ pub struct ActionStats {
     pub count: u32,
 }
 
-/// The constraints `seat` of `g` knows (§8).
-pub fn constraints_for(g: &Game, seat: u8) -> Constraints {
-    constraints_of(&g.observation(seat))
-}
-
 /// The constraints the observer of `o` knows (§8).
 pub fn constraints_of(o: &Observation) -> Constraints {
     Constraints { observer: o.seat, level: o.level, sizes: o.sizes, own: o.hand, gone: o.gone, known: o.known, caps: o.caps }
