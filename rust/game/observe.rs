@@ -361,13 +361,14 @@ mod tests {
     fn inconsistent_observations_fail_the_check() {
         let g = states().into_iter().find(|g| g.phase == Phase::Play && g.play.top.is_some()).unwrap();
         let o = g.observation(g.play.current);
-        let mut bad = Vec::new();
-        bad.push(Observation { seat: 4, ..o.clone() });
-        bad.push(Observation { level: 13, ..o.clone() });
-        bad.push(Observation { current: None, ..o.clone() });
-        bad.push(Observation { top: o.top.map(|(m, _)| (m, g.play.current)), ..o.clone() });
-        bad.push(Observation { n_out: 5, ..o.clone() });
-        bad.push(Observation { finish: [1, 1, 0, 0], n_out: 2, ..o.clone() });
+        let mut bad = vec![
+            Observation { seat: 4, ..o.clone() },
+            Observation { level: 13, ..o.clone() },
+            Observation { current: None, ..o.clone() },
+            Observation { top: o.top.map(|(m, _)| (m, g.play.current)), ..o.clone() },
+            Observation { n_out: 5, ..o.clone() },
+            Observation { finish: [1, 1, 0, 0], n_out: 2, ..o.clone() },
+        ];
         let mut sizes = o.sizes;
         sizes[(o.seat as usize + 1) % 4] += 1;
         bad.push(Observation { sizes, ..o.clone() });
