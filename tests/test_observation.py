@@ -304,3 +304,24 @@ def test_random_corruptions_are_refused_or_harmless() -> None:
         except gf.GuandanError:
             pass
     assert accepted > 0
+
+
+def test_corrupted_pickle_bytes_never_panic() -> None:
+    # A changed byte may break the pickle format itself (the pickle module's
+    # errors); whatever reaches the engine is refused with its own error or
+    # gives an observation that works. A panic is a BaseException and fails here.
+    rng = random.Random(11)
+    blobs = [pickle.dumps(g.observation(s)) for g in STATES[::60] for s in (0, 3)]
+    for _ in range(2000):
+        b = bytearray(rng.choice(blobs))
+        # Leave the reference to the rebuild function alone: a changed module
+        # name makes the pickle module import whatever it names.
+        start = b.rindex(b"_rebuild_observation") + len("_rebuild_observation")
+        b[rng.randrange(start, len(b))] = rng.randrange(256)
+        try:
+            o = pickle.loads(bytes(b))
+        except Exception:
+            continue
+        if isinstance(o, gf.Observation):
+            properties(o)
+            gf.encode_observation(o)
