@@ -8,7 +8,7 @@ underscore (type aliases and TypedDicts) exist only for type checkers.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, Final, Literal, TypedDict, final
+from typing import Any, ClassVar, Final, Literal, TypedDict, final
 
 import numpy as np
 from numpy.typing import NDArray
@@ -38,6 +38,7 @@ __all__ = [
     "return_options",
     "simulate",
     "_rebuild_game",
+    "_rebuild_observation",
     "PASS",
     "KINDS",
     "GuandanError",
@@ -656,6 +657,12 @@ class Observation:
     @property
     def unseen(self) -> Hand:
         """Cards this seat cannot see: neither in its hand nor played."""
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
+    def __copy__(self) -> Observation: ...
+    def __deepcopy__(self, memo: Any, /) -> Observation: ...
+    def __reduce__(self) -> tuple[Any, tuple[tuple[Any, ...]]]: ...
 
 # ---------------------------------------------------------------- simulation
 
@@ -691,3 +698,6 @@ def sample_hands(observation: Observation, n: int = ..., *, seed: int = ...) -> 
 
 def _rebuild_game(rules: Rules, origin: tuple[Any, ...], log: list[Any]) -> Game:
     """Unpickles a Game (used by `Game.__reduce__`)."""
+
+def _rebuild_observation(state: tuple[Any, ...]) -> Observation:
+    """Unpickles an Observation (used by `Observation.__reduce__`)."""

@@ -1,6 +1,7 @@
 //! A match of Guandan as a checked state machine: rules, tricks, tribute,
 //! levels, the position string and what each seat may see.
 
+pub mod display;
 pub mod encode;
 pub mod levels;
 pub mod observe;

@@ -1,9 +1,17 @@
 //! What is public in a deal (§8): cards played, cards known to be in a hand
-//! after tribute and return, and the tribute cap on a giver's other cards.
+//! after tribute and return, the tribute cap on a giver's other cards, and
+//! the [`Observation`] of one seat.
 
+use crate::cards::card::RANK_A;
 use crate::cards::cardset::CardSet;
-use crate::game::{Action, Game};
+use crate::error::{Error, Result};
+use crate::game::levels::LevelState;
+use crate::game::rules::Rules;
+use crate::game::tribute::TributeKind;
+use crate::game::trick::{partner, PlayState};
+use crate::game::{Action, Game, Phase, TributeState};
 use crate::movegen::combo::rank_value;
+use crate::movegen::Move;
 
 /// Public knowledge of the current deal.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -62,4 +70,335 @@ pub fn knowledge(g: &Game) -> Knowledge {
         }
     }
     kn
+}
+
+/// What one seat may know (§8): its hand and everything public, taken from a
+/// game once. It holds no card of another seat's hand.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Observation {
+    /// The observing seat.
+    pub seat: u8,
+    /// The game's rules.
+    pub rules: Rules,
+    pub phase: Phase,
+    /// Levels, A failures and declarer of the game.
+    pub lv: LevelState,
+    /// The rank played in this deal.
+    pub level: u8,
+    /// Seat to act (None between deals).
+    pub current: Option<u8>,
+    /// The observer's hand.
+    pub hand: CardSet,
+    /// Every seat's hand size.
+    pub sizes: [u32; 4],
+    /// The play to beat and the seat that made it.
+    pub top: Option<(Move, u8)>,
+    /// Finishing order so far (`n_out` entries).
+    pub finish: [u8; 4],
+    pub n_out: u8,
+    /// Public actions of this deal.
+    pub history: Vec<(u8, Action)>,
+    pub tribute: Option<TributeState>,
+    /// Cards each seat has played this deal.
+    pub played: [CardSet; 4],
+    /// Cards known to be in each seat's hand; the observer's own: its hand.
+    pub known: [CardSet; 4],
+    /// Tribute caps (see [`Knowledge::caps`]).
+    pub caps: [Option<u8>; 4],
+    /// Cards in no hand: played, or in a hand-made deal dealt to nobody.
+    pub gone: CardSet,
+}
+
+/// What `seat` of `g` may know.
+pub fn observe(g: &Game, seat: u8) -> Observation {
+    let p = &g.play;
+    let k = knowledge(g);
+    let mut known = k.known;
+    known[seat as usize] = p.hands[seat as usize];
+    let held = p.hands.iter().fold(CardSet::EMPTY, |acc, h| acc.plus(*h).unwrap_or(acc));
+    Observation {
+        seat,
+        rules: g.rules,
+        phase: g.phase,
+        lv: g.lv,
+        level: p.level,
+        current: g.current_player(),
+        hand: p.hands[seat as usize],
+        sizes: p.hands.map(|h| h.len()),
+        top: p.top.map(|m| (m, p.top_seat)),
+        finish: p.finish,
+        n_out: p.n_out,
+        history: g.history.clone(),
+        tribute: g.tribute,
+        played: k.played,
+        known,
+        caps: k.caps,
+        gone: CardSet::FULL_DECK.minus(held),
+    }
+}
+
+impl Game {
+    /// What `seat` may know (§8).
+    pub fn observation(&self, seat: u8) -> Observation {
+        observe(self, seat)
+    }
+}
+
+impl Observation {
+    /// The cards the observer cannot see: neither in its hand nor played
+    /// this deal (in a hand-made deal of fewer than 108 cards, with the
+    /// cards dealt to nobody).
+    pub fn unseen(&self) -> CardSet {
+        let mut u = CardSet::FULL_DECK.minus(self.hand);
+        for p in self.played {
+            if u.contains(p) {
+                u = u.minus(p);
+            }
+        }
+        u
+    }
+
+    /// The cards the other seats hold between them (the pool a sampler deals).
+    pub fn others_cards(&self) -> CardSet {
+        CardSet::FULL_DECK.minus(self.hand).minus(self.gone)
+    }
+
+    /// Seats out so far, in order.
+    pub fn finish_order(&self) -> &[u8] {
+        &self.finish[..self.n_out as usize]
+    }
+
+    /// The play state of this position with `hands` in place of the real
+    /// ones (a sampled deal of the unseen cards).
+    pub fn play_state(&self, hands: [CardSet; 4]) -> PlayState {
+        let (top, top_seat) = match self.top {
+            Some((m, s)) => (Some(m), s),
+            None => (None, self.current.unwrap_or(0)),
+        };
+        PlayState {
+            hands,
+            level: self.level,
+            rules: self.rules.combo_rules(),
+            current: self.current.unwrap_or(0),
+            top,
+            top_seat,
+            finish: self.finish,
+            n_out: self.n_out,
+            over: self.n_out == 4,
+        }
+    }
+
+    /// Checks that the observation could come from a game: every field in
+    /// range and consistent with the others (used when it is rebuilt from
+    /// outside data, e.g. unpickled).
+    pub fn check(&self) -> Result<()> {
+        let bad = |m: String| Err(Error::InvalidState(format!("observation: {m}")));
+        self.rules.validate()?;
+        if self.seat > 3 {
+            return bad(format!("seat {} is not 0..3", self.seat));
+        }
+        if self.level > RANK_A || self.lv.levels.iter().any(|&l| l > RANK_A) {
+            return bad("levels must be ranks 2..A".into());
+        }
+        if self.lv.declarer.is_some_and(|d| d > 1) {
+            return bad("declarer must be team 0, 1 or None".into());
+        }
+        if let Some(m) = self.rules.a_max_attempts {
+            if self.lv.a_fails.iter().any(|&f| f >= m) {
+                return bad(format!("A failures must be below a_max_attempts ({m})"));
+            }
+        }
+        // Cards: the hand, what is gone and the other hands make both decks.
+        let Some(seen) = self.hand.plus(self.gone) else {
+            return bad("the hand and the cards gone exceed two decks".into());
+        };
+        if self.sizes.iter().any(|&n| n > CardSet::FULL_DECK.len()) {
+            return bad("a hand size above 108".into());
+        }
+        if self.sizes[self.seat as usize] != self.hand.len() {
+            return bad(format!("the observer holds {} cards, not {}", self.hand.len(), self.sizes[self.seat as usize]));
+        }
+        if seen.len() + self.sizes.iter().sum::<u32>() != CardSet::FULL_DECK.len() + self.hand.len() {
+            return bad("hand sizes and cards gone do not add up to two decks".into());
+        }
+        let all_played = self.played.iter().try_fold(CardSet::EMPTY, |acc, p| acc.plus(*p));
+        if !all_played.is_some_and(|p| self.gone.contains(p)) {
+            return bad("played cards are not among the cards gone".into());
+        }
+        if self.known[self.seat as usize] != self.hand {
+            return bad("the observer's known cards are not its hand".into());
+        }
+        let others = (0..4).filter(|&s| s != self.seat as usize);
+        let known_others = others.clone().try_fold(CardSet::EMPTY, |acc, s| acc.plus(self.known[s]));
+        if !known_others.is_some_and(|k| self.others_cards().contains(k)) || others.clone().any(|s| self.known[s].len() > self.sizes[s]) {
+            return bad("cards known to be in the other hands are not among the unseen cards".into());
+        }
+        if self.caps.iter().any(|c| c.is_some_and(|v| v > 15)) {
+            return bad("a tribute cap above 15".into());
+        }
+        // Finishing order, turn and the play to beat.
+        if self.n_out > 4 {
+            return bad(format!("{} seats out", self.n_out));
+        }
+        let out = self.finish_order();
+        if out.iter().any(|&s| s > 3) || (0..4u8).any(|s| out.iter().filter(|&&x| x == s).count() > 1) {
+            return bad(format!("finish order {out:?} is not distinct seats"));
+        }
+        let in_deal = matches!(self.phase, Phase::Tribute | Phase::Return | Phase::Play);
+        match self.current {
+            Some(c) if !in_deal || c > 3 => return bad(format!("seat {c} cannot be to act in the {} phase", self.phase.name())),
+            None if in_deal => return bad(format!("no seat to act in the {} phase", self.phase.name())),
+            _ => {}
+        }
+        if let Some((m, s)) = self.top {
+            if self.phase != Phase::Play || s > 3 || Some(s) == self.current {
+                return bad("a play to beat outside play, or by the seat to act".into());
+            }
+            if !crate::movegen::is_valid(&m, self.level, self.rules.combo_rules()) {
+                return bad(format!("{} cannot be declared {}", m.cards, m.combo));
+            }
+        }
+        for &(s, a) in &self.history {
+            if s > 3 {
+                return bad(format!("history seat {s} is not 0..3"));
+            }
+            if let Action::Play(m) = a {
+                if !crate::movegen::is_valid(&m, self.level, self.rules.combo_rules()) {
+                    return bad(format!("history: {} cannot be declared {}", m.cards, m.combo));
+                }
+            }
+        }
+        match self.phase {
+            Phase::Play => {
+                for s in 0..4u8 {
+                    if (self.sizes[s as usize] == 0) != out.contains(&s) {
+                        return bad(format!("seat {s} is out exactly when its hand is empty"));
+                    }
+                    if out.contains(&s) && out.contains(&partner(s)) {
+                        return bad("a team is out but the deal goes on".into());
+                    }
+                }
+                if self.current.is_some_and(|c| out.contains(&c)) {
+                    return bad("the seat to act is out".into());
+                }
+            }
+            Phase::Tribute | Phase::Return => {
+                if self.n_out != 0 || self.sizes.contains(&0) || self.tribute.is_none_or(|t| t.plan.n_givers == 0) {
+                    return bad(format!("the {} phase needs a tribute, full hands and no one out", self.phase.name()));
+                }
+            }
+            _ => {
+                if self.n_out != 4 {
+                    return bad("a finished deal needs the four seats in finish order".into());
+                }
+            }
+        }
+        if let Some(t) = &self.tribute {
+            let n = match t.plan.kind {
+                TributeKind::None | TributeKind::Resisted => 0,
+                TributeKind::Single => 1,
+                TributeKind::Double => 2,
+            };
+            let seats = [t.plan.givers, t.receivers].concat();
+            if t.plan.n_givers != n
+                || seats.iter().any(|&s| s > 3)
+                || t.plan.leader > 3
+                || t.leader > 3
+                || t.return_order.iter().any(|&i| i > 1)
+                || t.step > n
+            {
+                return bad("inconsistent tribute".into());
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::tribute;
+    use crate::movegen::Mode;
+    use crate::rng::Rng;
+
+    /// Every state of a few seeded random matches.
+    fn states() -> Vec<Game> {
+        let mut out = Vec::new();
+        for seed in 0..3 {
+            let rules = Rules { best_of: 3, ..Rules::default() };
+            let mut g = Game::new(rules, seed).unwrap();
+            let mut rng = Rng::new(seed + 100);
+            for _ in 0..1200 {
+                out.push(g.clone());
+                match g.phase {
+                    Phase::MatchOver => break,
+                    Phase::DealOver | Phase::GameOver => g.next_deal(None, None).unwrap(),
+                    _ => {
+                        let acts = g.legal_actions(Mode::Pattern);
+                        g.apply(acts[rng.below(acts.len() as u32) as usize]).unwrap();
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_observation_of_a_game_passes_its_check() {
+        let all = states();
+        assert!(all.iter().any(|g| g.phase == Phase::Return) && all.iter().any(|g| g.phase == Phase::Tribute));
+        for g in &all {
+            for seat in 0..4 {
+                let o = g.observation(seat);
+                assert_eq!(o.check(), Ok(()), "{:?} seat {seat}", g.phase);
+                assert_eq!(o.sizes.iter().sum::<u32>() + o.gone.len(), 108);
+                assert_eq!(o.known[seat as usize], g.play.hands[seat as usize]);
+            }
+        }
+    }
+
+    #[test]
+    fn inconsistent_observations_fail_the_check() {
+        let g = states().into_iter().find(|g| g.phase == Phase::Play && g.play.top.is_some()).unwrap();
+        let o = g.observation(g.play.current);
+        let mut bad = vec![
+            Observation { seat: 4, ..o.clone() },
+            Observation { level: 13, ..o.clone() },
+            Observation { current: None, ..o.clone() },
+            Observation { top: o.top.map(|(m, _)| (m, g.play.current)), ..o.clone() },
+            Observation { n_out: 5, ..o.clone() },
+            Observation { finish: [1, 1, 0, 0], n_out: 2, ..o.clone() },
+        ];
+        let mut sizes = o.sizes;
+        sizes[(o.seat as usize + 1) % 4] += 1;
+        bad.push(Observation { sizes, ..o.clone() });
+        bad.push(Observation { gone: CardSet::EMPTY, ..o.clone() });
+        bad.push(Observation { caps: [Some(16), None, None, None], ..o.clone() });
+        bad.push(Observation { phase: Phase::DealOver, current: None, top: None, ..o.clone() });
+        for b in bad {
+            assert!(matches!(b.check(), Err(Error::InvalidState(_))), "{b:?}");
+        }
+    }
+
+    #[test]
+    fn the_tribute_forecast_is_what_the_game_pays() {
+        let mut seen = 0;
+        for g in states() {
+            let (Phase::Return, Some(t), Some(prev)) = (g.phase, g.tribute, g.prev_finish) else { continue };
+            if t.step != 0 {
+                continue;
+            }
+            let f = tribute::forecast(prev, &g.dealt, g.play.level).unwrap();
+            let n = t.plan.n_givers as usize;
+            assert_eq!(f.plan, t.plan);
+            assert_eq!(f.payments, (0..n).map(|i| (t.plan.givers[i], t.receivers[i])).collect::<Vec<_>>());
+            assert_eq!(f.leader, t.leader);
+            for (i, (giver, opts)) in f.options.iter().enumerate() {
+                assert_eq!(*giver, t.plan.givers[i]);
+                assert!(opts.contains(&t.gifts[i].unwrap()));
+            }
+            seen += 1;
+        }
+        assert!(seen > 0);
+    }
 }

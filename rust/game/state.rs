@@ -352,16 +352,8 @@ impl Game {
             return Ok(());
         }
         // All paid: who receives what, and who leads.
-        if ts.plan.kind == TributeKind::Double {
-            let (r0, r1, leader) = tribute::assign_double(prev, [ts.gifts[0].unwrap(), ts.gifts[1].unwrap()], level);
-            ts.receivers = [r0, r1];
-            ts.leader = leader;
-            ts.return_order = if r0 == prev[0] { [0, 1] } else { [1, 0] };
-        } else {
-            ts.receivers = [prev[0], prev[0]];
-            ts.leader = ts.plan.givers[0];
-            ts.return_order = [0, 0];
-        }
+        let pay = tribute::payment(&ts.plan, prev, ts.gifts, level).ok_or_else(|| Error::InvalidState("a tribute card is missing".into()))?;
+        (ts.receivers, ts.return_order, ts.leader) = (pay.receivers, pay.return_order, pay.leader);
         for i in 0..ts.plan.n_givers as usize {
             let g = ts.plan.givers[i] as usize;
             let r = ts.receivers[i] as usize;

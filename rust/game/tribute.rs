@@ -3,6 +3,7 @@
 
 use crate::cards::card::{Card, RJ};
 use crate::cards::cardset::CardSet;
+use crate::error::{Error, Result};
 use crate::game::rules::Rules;
 use crate::game::trick::team;
 use crate::movegen::combo::rank_value;
@@ -113,4 +114,55 @@ pub fn assign_double(prev: [u8; 4], gifts: [Card; 2], level: u8) -> (u8, u8, u8)
             (f2, f1, f4)
         }
     }
+}
+
+/// Where the paid tributes go once every giver has paid.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Payment {
+    /// Receiver of `plan.givers[i]`'s card.
+    pub receivers: [u8; 2],
+    /// Return order: indexes into `plan.givers` (f1's giver first).
+    pub return_order: [u8; 2],
+    /// Who leads once tribute is done.
+    pub leader: u8,
+}
+
+/// The payment of `plan` when its givers pay `gifts` (in giver order), for
+/// a deal after one finished in `prev` order; `None` when a double tribute
+/// lacks a card.
+pub fn payment(plan: &TributePlan, prev: [u8; 4], gifts: [Option<Card>; 2], level: u8) -> Option<Payment> {
+    if plan.kind == TributeKind::Double {
+        let (r0, r1, leader) = assign_double(prev, [gifts[0]?, gifts[1]?], level);
+        Some(Payment { receivers: [r0, r1], return_order: if r0 == prev[0] { [0, 1] } else { [1, 0] }, leader })
+    } else {
+        Some(Payment { receivers: [prev[0], prev[0]], return_order: [0, 0], leader: plan.givers[0] })
+    }
+}
+
+/// A deal's tribute worked out from the hands alone (every tribute card a
+/// giver may pay has the same strength, so who pays whom does not depend on
+/// the choice).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Forecast {
+    pub plan: TributePlan,
+    /// (giver, receiver) of each tribute.
+    pub payments: Vec<(u8, u8)>,
+    /// The cards each giver may pay, in the order of `payments`.
+    pub options: Vec<(u8, Vec<Card>)>,
+    /// Who leads the first trick.
+    pub leader: u8,
+}
+
+/// The tribute of a deal dealt `hands` at `level` after a deal finished in `prev` order.
+pub fn forecast(prev: [u8; 4], hands: &[CardSet; 4], level: u8) -> Result<Forecast> {
+    let plan = plan(prev, hands);
+    let n = plan.n_givers as usize;
+    if n == 0 {
+        return Ok(Forecast { plan, payments: Vec::new(), options: Vec::new(), leader: plan.leader });
+    }
+    let options: Vec<(u8, Vec<Card>)> = plan.givers[..n].iter().map(|&g| (g, tribute_options(hands[g as usize], level))).collect();
+    let first = |i: usize| options.get(i).and_then(|o| o.1.first().copied());
+    let pay = payment(&plan, prev, [first(0), first(1)], level).ok_or_else(|| Error::InvalidState("a giver holds nothing it could pay".into()))?;
+    let payments = (0..n).map(|i| (plan.givers[i], pay.receivers[i])).collect();
+    Ok(Forecast { plan, payments, options, leader: pay.leader })
 }

@@ -5,7 +5,7 @@ use crate::cards::card::rank_text;
 use crate::cards::cardset::CardSet;
 use crate::game::levels::LevelState;
 use crate::game::tribute::TributeKind;
-use crate::game::{Action, Game, LogEntry, Origin, Phase};
+use crate::game::{Action, Game, LogEntry, Origin, Phase, TributeState};
 use pyo3::types::{PyDict, PyList, PyTuple};
 
 // ---------------------------------------------------------------- Game
@@ -15,8 +15,8 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 #[derive(Clone)]
 pub struct PyGame(pub Game);
 
-pub(crate) fn tribute_dict<'py>(py: Python<'py>, g: &Game) -> PyResult<Option<Bound<'py, PyDict>>> {
-    let Some(t) = &g.tribute else { return Ok(None) };
+pub(crate) fn tribute_dict<'py>(py: Python<'py>, t: Option<&TributeState>) -> PyResult<Option<Bound<'py, PyDict>>> {
+    let Some(t) = t else { return Ok(None) };
     let d = PyDict::new(py);
     d.set_item("kind", t.plan.kind.name())?;
     let n = t.plan.n_givers as usize;
@@ -227,7 +227,7 @@ impl PyGame {
     /// The tribute of this deal (kind, tributes, returns, leader), or None.
     #[getter]
     fn tribute<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        tribute_dict(py, &self.0)
+        tribute_dict(py, self.0.tribute.as_ref())
     }
     /// The result of the last finished deal (as `settle_deal`), or None.
     #[getter]
@@ -299,7 +299,7 @@ impl PyGame {
     /// What `seat` may know (§8).
     fn observation(&self, seat: i64) -> PyResult<PyObservation> {
         let seat = seat_arg(seat, "seat")?;
-        Ok(PyObservation { g: self.0.clone(), seat })
+        Ok(PyObservation(self.0.observation(seat)))
     }
 
     /// An independent copy (cheap).
@@ -342,7 +342,7 @@ impl PyGame {
     }
 
     fn __str__(&self) -> String {
-        table(&self.0)
+        self.0.to_string()
     }
 }
 
@@ -405,48 +405,4 @@ pub(crate) fn _rebuild_game(rules: PyRef<'_, PyRules>, origin: &Bound<'_, PyTupl
     };
     let entries: Vec<LogEntry> = log.iter().map(|e| parse_log_entry(&e)).collect::<PyResult<_>>()?;
     Ok(PyGame(Game::rebuild(rules.0, &origin, &entries)?))
-}
-
-const SEAT_NAMES: [&str; 4] = ["S0", "S1", "S2", "S3"];
-
-pub(crate) fn pretty(c: CardSet, level: u8) -> String {
-    let mut v = c.cards();
-    v.sort_by_key(|x| (crate::movegen::combo::rank_value(x.rank(), level), x.index()));
-    v.iter()
-        .map(|x| match x.suit() {
-            None => x.to_string(),
-            Some(s) => format!("{}{}", crate::cards::card::RANK_CHARS[x.rank() as usize], ['♥', '♠', '♣', '♦'][s as usize]),
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// A readable Unicode table of the game.
-pub(crate) fn table(g: &Game) -> String {
-    let p = &g.play;
-    let mut s = format!(
-        "Guandan — game {}, deal {}, level {} — levels {}:{} — phase {}\n",
-        g.game_number + 1,
-        g.deal_number + 1 - matches!(g.phase, Phase::DealOver | Phase::GameOver | Phase::MatchOver) as u32,
-        rank_text(p.level),
-        rank_text(g.lv.levels[0]),
-        rank_text(g.lv.levels[1]),
-        g.phase.name()
-    );
-    for seat in 0..4u8 {
-        let mark = if g.current_player() == Some(seat) { "▶" } else { " " };
-        let out = p.finish[..p.n_out as usize].iter().position(|&x| x == seat).map_or(String::new(), |i| format!(" (out #{})", i + 1));
-        s += &format!(
-            "{mark} {} team {} [{:>2}]{}: {}\n",
-            SEAT_NAMES[seat as usize],
-            seat % 2,
-            p.hands[seat as usize].len(),
-            out,
-            pretty(p.hands[seat as usize], p.level)
-        );
-    }
-    if let Some(t) = p.top {
-        s += &format!("  to beat: {} by {} ({})\n", pretty(t.cards, p.level), SEAT_NAMES[p.top_seat as usize], t.combo);
-    }
-    s
 }

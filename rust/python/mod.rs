@@ -203,6 +203,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tribute_plan, m)?)?;
     m.add_function(wrap_pyfunction!(return_options, m)?)?;
     m.add_function(wrap_pyfunction!(_rebuild_game, m)?)?;
+    m.add_function(wrap_pyfunction!(_rebuild_observation, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(sample_hands, m)?)?;

@@ -4,7 +4,7 @@ use super::*;
 use crate::cards::card::rank_text;
 use crate::cards::cardset::CardSet;
 use crate::game::levels::{LevelState, Settlement};
-use crate::game::tribute::{self, TributeKind};
+use crate::game::tribute;
 use pyo3::types::PyDict;
 
 // ---------------------------------------------------------------- results
@@ -84,39 +84,16 @@ pub(crate) fn tribute_plan<'py>(
     let hands = hands_arg(hands)?;
     let prev = seats_arg(prev_finish, "prev_finish")?;
     let l = level_arg(level)?;
-    let plan = tribute::plan(prev, &hands);
+    let f = tribute::forecast(prev, &hands, l)?;
     let d = PyDict::new(py);
-    d.set_item("kind", plan.kind.name())?;
+    d.set_item("kind", f.plan.kind.name())?;
     let options = PyDict::new(py);
-    let mut payments = Vec::new();
-    let mut leader = plan.leader;
-    match plan.kind {
-        TributeKind::Single => {
-            payments.push((plan.givers[0], prev[0]));
-            leader = plan.givers[0];
-        }
-        TributeKind::Double => {
-            let best = |s: u8| tribute::tribute_options(hands[s as usize], l).first().copied();
-            let (g0, g1) = (best(plan.givers[0]), best(plan.givers[1]));
-            match (g0, g1) {
-                (Some(a), Some(b)) => {
-                    let (r0, r1, ld) = tribute::assign_double(prev, [a, b], l);
-                    payments.push((plan.givers[0], r0));
-                    payments.push((plan.givers[1], r1));
-                    leader = ld;
-                }
-                _ => return Err(InvalidStateError::new_err("a giver holds nothing it could pay")),
-            }
-        }
-        _ => {}
+    for (g, opts) in f.options {
+        options.set_item(g, opts.into_iter().map(PyCard).collect::<Vec<_>>())?;
     }
-    for &(g, _) in &payments {
-        let opts: Vec<PyCard> = tribute::tribute_options(hands[g as usize], l).into_iter().map(PyCard).collect();
-        options.set_item(g, opts)?;
-    }
-    d.set_item("payments", payments)?;
+    d.set_item("payments", f.payments)?;
     d.set_item("options", options)?;
-    d.set_item("leader", leader)?;
+    d.set_item("leader", f.leader)?;
     Ok(d)
 }
 

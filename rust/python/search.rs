@@ -1,7 +1,8 @@
 //! Simulation, Monte Carlo evaluation, hidden-hand sampling and built-in policies.
 
 use super::*;
-use crate::game::{Action, Game, Phase};
+use crate::game::observe::Observation;
+use crate::game::{Action, Phase};
 use crate::search::policy::Policy;
 use crate::search::simulate as sim;
 use numpy::ndarray::Array2;
@@ -99,13 +100,14 @@ pub(crate) fn evaluate<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let threads = threads_arg(threads)?;
     let seed = seed_arg(seed)?;
-    let g: Game = if let Ok(g) = state.extract::<PyRef<'_, PyGame>>() {
-        g.0.clone()
-    } else if let Ok(o) = state.extract::<PyRef<'_, PyObservation>>() {
-        if o.g.current_player() != Some(o.seat) {
-            return Err(IllegalMoveError::new_err(format!("the observation is seat {}'s but seat {:?} is to move", o.seat, o.g.current_player())));
+    let o: std::borrow::Cow<'_, Observation> = if let Ok(g) = state.extract::<PyRef<'_, PyGame>>() {
+        std::borrow::Cow::Owned(g.0.observation(g.0.play.current))
+    } else if let Ok(o) = state.cast::<PyObservation>() {
+        let o = &o.get().0;
+        if o.current != Some(o.seat) {
+            return Err(IllegalMoveError::new_err(format!("the observation is seat {}'s but seat {:?} is to move", o.seat, o.current)));
         }
-        o.g.clone()
+        std::borrow::Cow::Borrowed(o)
     } else {
         return Err(InvalidArgumentError::new_err("state must be a Game or an Observation"));
     };
@@ -114,18 +116,21 @@ pub(crate) fn evaluate<'py>(
         None => [Policy::Random; 4],
         Some(p) => policies_arg(p)?,
     };
-    if g.phase != Phase::Play {
-        return Err(IllegalMoveError::new_err(format!("evaluate needs the play phase, not {}", g.phase.name())));
+    if o.phase != Phase::Play {
+        return Err(IllegalMoveError::new_err(format!("evaluate needs the play phase, not {}", o.phase.name())));
     }
+    let mut hands = [crate::cards::cardset::CardSet::EMPTY; 4];
+    hands[o.seat as usize] = o.hand;
+    let st = o.play_state(hands);
     let mut moves = Vec::new();
-    g.play.moves(mode, &mut moves);
+    st.moves(mode, &mut moves);
     let mut acts: Vec<Option<crate::movegen::Move>> = Vec::new();
-    if g.play.can_pass() {
+    if st.can_pass() {
         acts.push(None);
     }
     acts.extend(moves.iter().map(|&m| Some(m)));
-    let stats = py.detach(|| crate::search::montecarlo::evaluate(&g, &acts, playouts, seed, threads, &policies, mode))?;
-    let level = g.play.level;
+    let stats = py.detach(|| crate::search::montecarlo::evaluate_observation(&o, &acts, playouts, seed, threads, &policies, mode))?;
+    let level = o.level;
     let to_action = |a: &Option<crate::movegen::Move>| match a {
         None => Action::Pass,
         Some(m) => Action::Play(*m),
@@ -159,7 +164,7 @@ pub(crate) fn sample_hands<'py>(
     seed: i128,
 ) -> PyResult<Bound<'py, numpy::PyArray3<u8>>> {
     let seed = seed_arg(seed)?;
-    let c = crate::search::montecarlo::constraints_for(&observation.g, observation.seat);
+    let c = crate::search::montecarlo::constraints_of(&observation.0);
     let sampler = crate::search::sample::Sampler::new(&c)?;
     let mut out = vec![0u8; n * 4 * 54];
     for (j, chunk) in out.chunks_exact_mut(4 * 54).enumerate() {

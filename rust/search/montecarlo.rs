@@ -1,8 +1,9 @@
 //! Monte Carlo evaluation of the moves of a position: determinized playouts
 //! with honestly sampled hidden hands.
 
+use crate::cards::cardset::CardSet;
 use crate::error::{Error, Result};
-use crate::game::observe;
+use crate::game::observe::Observation;
 use crate::game::rules::Rules;
 use crate::game::trick::{team, PlayState};
 use crate::game::{Game, Phase};
@@ -24,10 +25,9 @@ pub struct ActionStats {
     pub count: u32,
 }
 
-/// The constraints the current player of `g` knows (§8).
-pub fn constraints_for(g: &Game, seat: u8) -> Constraints {
-    let k = observe::knowledge(g);
-    Constraints { known: k.known, caps: k.caps, ..Constraints::from_play(&g.play, seat) }
+/// The constraints the observer of `o` knows (§8).
+pub fn constraints_of(o: &Observation) -> Constraints {
+    Constraints { observer: o.seat, level: o.level, sizes: o.sizes, own: o.hand, gone: o.gone, known: o.known, caps: o.caps }
 }
 
 /// Evaluates `actions` (`None` = pass) of the current player of `g` by
@@ -42,16 +42,29 @@ pub fn evaluate(
     policies: &[Policy; 4],
     mode: Mode,
 ) -> Result<Vec<ActionStats>> {
-    if g.phase != Phase::Play {
-        return Err(Error::IllegalMove(format!("evaluate needs the play phase, not {}", g.phase.name())));
+    evaluate_observation(&g.observation(g.play.current), actions, playouts, seed, threads, policies, mode)
+}
+
+/// As `evaluate`, from what the seat to move of `o` (its observer) knows.
+pub fn evaluate_observation(
+    o: &Observation,
+    actions: &[Option<Move>],
+    playouts: usize,
+    seed: u64,
+    threads: usize,
+    policies: &[Policy; 4],
+    mode: Mode,
+) -> Result<Vec<ActionStats>> {
+    if o.phase != Phase::Play {
+        return Err(Error::IllegalMove(format!("evaluate needs the play phase, not {}", o.phase.name())));
     }
     if playouts == 0 {
         return Err(Error::InvalidState("playouts must be at least 1".into()));
     }
-    let seat = g.play.current;
-    let sampler = Sampler::new(&constraints_for(g, seat))?;
-    let rules: Rules = g.rules;
-    let base: PlayState = g.play;
+    let seat = o.seat;
+    let sampler = Sampler::new(&constraints_of(o))?;
+    let rules: Rules = o.rules;
+    let base: PlayState = o.play_state([CardSet::EMPTY; 4]);
     let n = actions.len() * playouts;
     let results: Vec<(i8, bool)> = batch(n, seed, threads, |i, item_seed, buf| {
         let (a, j) = (i / playouts, i % playouts);
