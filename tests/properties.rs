@@ -396,7 +396,8 @@ fn match_checker(hand: CardSet, level: u8, rules: ComboRules, other: CardSet, pi
 /// What arbitrary actions may get wrong besides cards and declarations.
 #[derive(Clone, Copy, PartialEq)]
 enum Junk {
-    /// Kind, rank 0..15, size 0..12, suit 0..4 or none; `wild` as generated.
+    /// Kind, rank 0..15, size 0..12, suit 0..4 or none; a play of legal
+    /// cards and declaration carries the legal `wild` count.
     InRange,
     /// Also a wrong `wild` count on a play.
     Wild,
