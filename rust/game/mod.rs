@@ -6,8 +6,10 @@ pub mod levels;
 pub mod observe;
 pub mod position;
 pub mod rules;
+pub mod setup;
 mod state;
 pub mod tribute;
 pub mod trick;
 
-pub use state::{Action, DealRecord, Game, LogEntry, Origin, Phase, TributeState};
+pub use setup::{Phase, Setup, TributeState};
+pub use state::{Action, DealRecord, Game, LogEntry, Origin};

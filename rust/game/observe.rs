@@ -2,7 +2,7 @@
 //! after tribute and return, and the tribute cap on a giver's other cards.
 
 use crate::cards::cardset::CardSet;
-use crate::game::{Action, Game};
+use crate::game::Game;
 use crate::movegen::combo::rank_value;
 
 /// Public knowledge of the current deal.
@@ -54,12 +54,9 @@ pub fn knowledge(g: &Game) -> Knowledge {
             }
         }
     }
-    for &(seat, a) in &g.history {
-        if let Action::Play(m) = a {
-            let s = seat as usize;
-            kn.played[s] = kn.played[s].plus(m.cards).unwrap_or(kn.played[s]);
-            kn.known[s] = forget(kn.known[s], m.cards);
-        }
+    kn.played = g.played;
+    for (k, &p) in kn.known.iter_mut().zip(&g.played) {
+        *k = forget(*k, p);
     }
     kn
 }
