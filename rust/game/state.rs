@@ -949,7 +949,7 @@ fn check_tribute_shape(t: &TributeState, phase: Phase) -> Result<()> {
     }
     if !phase.is_live() && n > 0 {
         let teams_ok = match p.kind {
-            TributeKind::Single => t.receivers[0] == t.receivers[1] && team(t.receivers[0]) != team(p.givers[0]) && t.return_order == [0, 0],
+            TributeKind::Single => t.receivers[0] == t.receivers[1] && t.receivers[0] != p.givers[0] && t.return_order == [0, 0],
             _ => {
                 t.receivers[0] != t.receivers[1]
                     && team(t.receivers[0]) == team(t.receivers[1])
