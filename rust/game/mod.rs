@@ -5,6 +5,8 @@ pub mod encode;
 pub mod levels;
 pub mod observe;
 pub mod position;
+#[cfg(test)]
+mod proptests;
 pub mod rules;
 pub mod setup;
 mod state;

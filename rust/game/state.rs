@@ -325,7 +325,11 @@ impl Game {
                 let mut p = self.play;
                 let mut played = self.played;
                 if let Action::Play(mv) = action {
+                    check_codes(&mv)?;
                     p.play(mv)?;
+                    if !movegen::classify(mv.cards, p.level, p.rules).contains(&mv) {
+                        return Err(Error::InvalidCombo(format!("{} is not {} with {} wildcard(s)", mv.cards, mv.combo, mv.wild)));
+                    }
                     let s = seat as usize;
                     played[s] = played[s]
                         .plus(mv.cards)
@@ -564,9 +568,9 @@ impl Game {
         }
         let Ok(st) = self.settlement(self.play.finish) else { return };
         let start = self.play_start_hands();
-        for s in 0..4 {
-            if start[s].contains(self.play.hands[s]) {
-                self.played[s] = start[s].minus(self.play.hands[s]);
+        for ((p, st), h) in self.played.iter_mut().zip(start).zip(self.play.hands) {
+            if st.contains(h) {
+                *p = st.minus(h);
             }
         }
         self.finish_deal(st);
@@ -622,9 +626,6 @@ impl Game {
         };
         for (i, e) in log.iter().enumerate() {
             let done = match e {
-                LogEntry::Act(Action::Play(mv)) if !movegen::classify(mv.cards, g.play.level, rules.combo_rules()).contains(mv) => {
-                    Err(Error::InvalidCombo(format!("{} is not played as declared at level {}", mv.cards, rank_text(g.play.level))))
-                }
                 LogEntry::Act(a) => g.apply(*a),
                 LogEntry::NextDeal(h, l) => g.next_deal(*h, *l),
             };
@@ -696,6 +697,18 @@ fn check_cards(c: CardSet, what: &str) -> Result<()> {
     Ok(())
 }
 
+/// Checks the codes of `m` (so that it can be shown): rank 0..14, suit 0..3 or none.
+fn check_codes(m: &Move) -> Result<()> {
+    let c = m.combo;
+    if c.rank > RANK_RJ || (c.suit > 3 && c.suit != NO_SUIT) {
+        return Err(Error::InvalidCombo(format!(
+            "a play has rank code {} and suit code {}: ranks are 0..14, suits 0..3 or {NO_SUIT}",
+            c.rank, c.suit
+        )));
+    }
+    Ok(())
+}
+
 /// Checks that `m` is a declaration of its cards at `level`.
 fn check_move(m: &Move, level: u8, rules: &Rules, what: &str) -> Result<()> {
     let c = m.combo;
@@ -745,14 +758,14 @@ fn check_setup(rules: &Rules, s: &Setup) -> Result<[CardSet; 4]> {
     // Cards: what each seat holds and has played, within two decks.
     let mut start = [CardSet::EMPTY; 4];
     let mut total = CardSet::EMPTY;
-    for i in 0..4 {
+    for (i, st) in start.iter_mut().enumerate() {
         check_cards(s.hands[i], &format!("the hand of seat {i}"))?;
         check_cards(s.played[i], &format!("the cards seat {i} played"))?;
-        start[i] = s.hands[i].plus(s.played[i]).ok_or_else(|| bad(format!("seat {i} holds and has played more than two copies of a card")))?;
-        if start[i].is_empty() {
+        *st = s.hands[i].plus(s.played[i]).ok_or_else(|| bad(format!("seat {i} holds and has played more than two copies of a card")))?;
+        if st.is_empty() {
             return Err(bad(format!("seat {i} holds no cards and has played none")));
         }
-        total = total.plus(start[i]).ok_or_else(|| bad("the hands and the cards played hold more than two copies of a card"))?;
+        total = total.plus(*st).ok_or_else(|| bad("the hands and the cards played hold more than two copies of a card"))?;
     }
 
     // Games and deals.
@@ -838,8 +851,8 @@ fn check_setup(rules: &Rules, s: &Setup) -> Result<[CardSet; 4]> {
 /// The play phase: seats out exactly those without cards, the deal not yet
 /// decided, the seat to act holding cards, the top a play of its seat.
 fn check_trick(s: &Setup, is_out: &[bool; 4]) -> Result<()> {
-    for i in 0..4 {
-        match (s.hands[i].is_empty(), is_out[i]) {
+    for (i, &out) in is_out.iter().enumerate() {
+        match (s.hands[i].is_empty(), out) {
             (true, false) => return Err(bad(format!("seat {i} holds no cards but is not listed as out"))),
             (false, true) => return Err(bad(format!("seat {i} is listed as out but holds cards"))),
             _ => {}
