@@ -1047,3 +1047,69 @@ fn replay_tribute(rules: &Rules, s: &Setup, dealt: [CardSet; 4], start: [CardSet
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hands(t: [&str; 4]) -> [CardSet; 4] {
+        t.map(|x| CardSet::parse(x).unwrap())
+    }
+
+    fn play(g: &mut Game, cards: &str) {
+        let c = CardSet::parse(cards).unwrap();
+        let a = g.legal_actions(Mode::Pattern).into_iter().find(|a| matches!(a, Action::Play(m) if m.cards == c)).unwrap();
+        g.apply(a).unwrap();
+    }
+
+    #[test]
+    fn a_setup_rebuilds_the_game_it_came_from() {
+        let mut g = Game::new(Rules::default(), 9).unwrap();
+        for _ in 0..7 {
+            let a = g.legal_actions(Mode::Cards)[1];
+            g.apply(a).unwrap();
+        }
+        let h = Game::from_setup(g.rules, g.setup()).unwrap();
+        assert_eq!((h.play, h.played, h.dealt, h.tribute, h.lv, h.phase), (g.play, g.played, g.dealt, g.tribute, g.lv, g.phase));
+        assert_eq!(h.setup(), g.setup());
+    }
+
+    #[test]
+    fn refused_next_deals_and_plays_change_nothing() {
+        let rules = Rules { best_of: 3, max_deals: Some(1), ..Rules::default() };
+        let mut g = Game::with_hands(rules, 0, Some(hands(["Ks", "3s 3d", "As", "4s 4d"])), Some(0)).unwrap();
+        play(&mut g, "Ks");
+        g.apply(Action::Pass).unwrap();
+        play(&mut g, "As");
+        assert_eq!(g.phase, Phase::GameOver);
+        let before = g.clone();
+        let mut empty = hands(["3s", "3h", "4s", "5s"]);
+        empty[1] = CardSet::EMPTY;
+        for _ in 0..3 {
+            assert!(g.next_deal(Some(empty), None).is_err());
+            assert!(g.next_deal(None, Some(4)).is_err());
+            assert_eq!(g, before);
+        }
+        assert!(g.apply(Action::Pass).is_err());
+        assert_eq!(g, before);
+        g.next_deal(None, Some(1)).unwrap();
+        assert_eq!((g.game_number, g.deal_number, g.current_player()), (1, 0, Some(1)));
+    }
+
+    #[test]
+    fn a_full_a_failure_count_stops_the_next_deal() {
+        let rules = Rules { a_max_attempts: None, ..Rules::default() };
+        let lv = LevelState { levels: [RANK_A, 3], a_fails: [255, 0], declarer: Some(0) };
+        assert!(Game::with_setup(rules, 1, None, None, Some(lv)).is_err());
+        let almost = LevelState { a_fails: [254, 0], ..lv };
+        let mut g = Game::with_setup(rules, 1, Some(hands(["3s", "4s", "3d 3c", "5s"])), Some(0), Some(almost)).unwrap();
+        play(&mut g, "3s");
+        play(&mut g, "4s");
+        g.apply(Action::Pass).unwrap();
+        play(&mut g, "5s"); // 0, 1, 3, 2: team 0 first with its partner last fails at its A
+        assert_eq!((g.phase, g.lv.a_fails, g.lv.declarer), (Phase::DealOver, [255, 0], Some(0)));
+        let before = g.clone();
+        assert!(matches!(g.next_deal(None, None), Err(Error::InvalidState(_))));
+        assert_eq!(g, before);
+    }
+}
