@@ -697,8 +697,12 @@ fn check_cards(c: CardSet, what: &str) -> Result<()> {
     Ok(())
 }
 
-/// Checks the codes of `m` (so that it can be shown): rank 0..14, suit 0..3 or none.
+/// Checks the codes of `m` (so that it can be shown): cards within two
+/// decks, rank 0..14, suit 0..3 or none.
 fn check_codes(m: &Move) -> Result<()> {
+    if CardSet::EMPTY.plus(m.cards).is_none() {
+        return Err(Error::InvalidCard("a play's cards are not a set of cards (a face more than twice, or bits beyond the 54 faces)".into()));
+    }
     let c = m.combo;
     if c.rank > RANK_RJ || (c.suit > 3 && c.suit != NO_SUIT) {
         return Err(Error::InvalidCombo(format!(
@@ -1051,6 +1055,7 @@ fn replay_tribute(rules: &Rules, s: &Setup, dealt: [CardSet; 4], start: [CardSet
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::movegen::combo::{Combo, Kind};
 
     fn hands(t: [&str; 4]) -> [CardSet; 4] {
         t.map(|x| CardSet::parse(x).unwrap())
@@ -1093,6 +1098,12 @@ mod tests {
         assert!(g.apply(Action::Pass).is_err());
         assert_eq!(g, before);
         g.next_deal(None, Some(1)).unwrap();
+        let before = g.clone();
+        let junk = Move { cards: CardSet(u128::MAX), combo: Combo { kind: Kind::Single, rank: 99, size: 1, suit: 77 }, wild: 9 };
+        for mv in [junk, Move { cards: CardSet::parse("3s").unwrap(), ..junk }] {
+            assert!(g.apply(Action::Play(mv)).is_err());
+            assert_eq!(g, before);
+        }
         assert_eq!((g.game_number, g.deal_number, g.current_player()), (1, 0, Some(1)));
     }
 
