@@ -505,7 +505,8 @@ class Game:
         seed: int = ...,
         rules: Rules | None = ...,
     ) -> Game:
-        """Rebuilds a seeded match from its actions (starting each next deal when one ends)."""
+        """Rebuilds a seeded match from its actions (starting each next deal
+        when one ends); a `(seat, action)` pair must name the seat to act."""
     @staticmethod
     def from_position(text: str, rules: Rules | None = ...) -> Game:
         """Restores a position string (see `position()`); the history starts there."""
@@ -696,8 +697,9 @@ def policy_action(game: Game, policy: str = ..., *, seed: int = ..., mode: _Mode
 def sample_hands(observation: Observation, n: int = ..., *, seed: int = ...) -> _U8:
     """Deals the cards `observation`'s seat cannot see to the other seats `n` times; an (n, 4, 54) uint8 array."""
 
-def _rebuild_game(rules: Rules, origin: tuple[Any, ...], log: list[Any]) -> Game:
-    """Unpickles a Game (used by `Game.__reduce__`)."""
+def _rebuild_game(*args: Any) -> Game:
+    """Unpickles a Game (used by `Game.__reduce__`): `(rules, origin, log)`, every part checked."""
 
 def _rebuild_observation(state: tuple[Any, ...]) -> Observation:
     """Unpickles an Observation (used by `Observation.__reduce__`)."""
+

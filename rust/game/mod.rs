@@ -6,9 +6,13 @@ pub mod encode;
 pub mod levels;
 pub mod observe;
 pub mod position;
+#[cfg(test)]
+mod proptests;
 pub mod rules;
+pub mod setup;
 mod state;
 pub mod tribute;
 pub mod trick;
 
-pub use state::{Action, DealRecord, Game, LogEntry, Origin, Phase, TributeState};
+pub use setup::{Phase, Setup, TributeState};
+pub use state::{Action, DealRecord, Game, LogEntry, Origin};

@@ -62,12 +62,9 @@ pub fn knowledge(g: &Game) -> Knowledge {
             }
         }
     }
-    for &(seat, a) in &g.history {
-        if let Action::Play(m) = a {
-            let s = seat as usize;
-            kn.played[s] = kn.played[s].plus(m.cards).unwrap_or(kn.played[s]);
-            kn.known[s] = forget(kn.known[s], m.cards);
-        }
+    kn.played = g.played;
+    for (k, &p) in kn.known.iter_mut().zip(&g.played) {
+        *k = forget(*k, p);
     }
     kn
 }

@@ -1,47 +1,20 @@
 //! A match of Guandan: deals, tribute, tricks, levels and games, with a full
-//! history. Every action is checked; an illegal one changes nothing.
+//! history. Every game is built by `Game::from_setup`, which checks the
+//! state it starts from; every action is checked, and a refused one changes
+//! nothing.
 
-use crate::cards::card::{rank_text, Card, RANK_A};
+use crate::cards::card::{rank_text, Card, RANK_A, RANK_RJ};
 use crate::cards::cardset::CardSet;
 use crate::cards::deck;
 use crate::error::{Error, Result};
 use crate::game::levels::{LevelState, Settlement};
 use crate::game::rules::Rules;
-use crate::game::tribute::{self, TributeKind, TributePlan};
-use crate::game::trick::{team, PlayState};
-use crate::movegen::{Mode, Move};
+use crate::game::setup::{Phase, Setup, TributeState};
+use crate::game::tribute::{self, TributeKind};
+use crate::game::trick::{partner, team, PlayState};
+use crate::movegen::combo::NO_SUIT;
+use crate::movegen::{self, Mode, Move};
 use crate::rng::Rng;
-
-/// What the game is waiting for.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Phase {
-    /// A giver chooses its tribute card (进贡).
-    Tribute,
-    /// A receiver chooses its return card (还贡).
-    Return,
-    /// Tricks are played.
-    Play,
-    /// The deal is over; `next_deal` starts the next one.
-    DealOver,
-    /// A game of the match is over; `next_deal` starts the next game.
-    GameOver,
-    /// The match is over.
-    MatchOver,
-}
-
-impl Phase {
-    /// Name used in the API.
-    pub fn name(self) -> &'static str {
-        match self {
-            Phase::Tribute => "tribute",
-            Phase::Return => "return",
-            Phase::Play => "play",
-            Phase::DealOver => "deal_over",
-            Phase::GameOver => "game_over",
-            Phase::MatchOver => "match_over",
-        }
-    }
-}
 
 /// One decision.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -54,24 +27,6 @@ pub enum Action {
     Tribute(Card),
     /// Return this card.
     Return(Card),
-}
-
-/// Progress of the tribute and return of the current deal.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct TributeState {
-    pub plan: TributePlan,
-    /// Card paid by `plan.givers[i]`.
-    pub gifts: [Option<Card>; 2],
-    /// Receiver of `plan.givers[i]`'s card.
-    pub receivers: [u8; 2],
-    /// Card returned to `plan.givers[i]`.
-    pub returns: [Option<Card>; 2],
-    /// Return order: indexes into `plan.givers` (f1's giver first).
-    pub return_order: [u8; 2],
-    /// Decisions made so far in the current phase.
-    pub step: u8,
-    /// Who leads once tribute is done.
-    pub leader: u8,
 }
 
 /// A finished deal.
@@ -96,11 +51,12 @@ pub enum LogEntry {
     NextDeal(Option<[CardSet; 4]>, Option<u8>),
 }
 
-/// How a match began: a seed (and explicit first hands), or a position string.
+/// How a match began: a seed (and explicit first hands), or a setup (a
+/// restored position).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Origin {
     Seed { seed: u64, hands: Option<[CardSet; 4]>, leader: Option<u8>, levels: Option<LevelState> },
-    Position(String),
+    Setup(Box<Setup>),
 }
 
 /// A match in progress.
@@ -125,6 +81,8 @@ pub struct Game {
     pub tribute: Option<TributeState>,
     /// Hands as dealt (before tribute).
     pub dealt: [CardSet; 4],
+    /// Cards each seat has played this deal.
+    pub played: [CardSet; 4],
     /// Who led the first trick.
     pub leader: u8,
     /// Actions of the current deal.
@@ -151,43 +109,103 @@ impl Game {
     /// before the first deal (to analyse a deal played at any level).
     pub fn with_setup(rules: Rules, seed: u64, hands: Option<[CardSet; 4]>, leader: Option<u8>, levels: Option<LevelState>) -> Result<Game> {
         rules.validate()?;
-        if let Some(lv) = &levels {
-            if lv.levels.iter().any(|&l| l > RANK_A) {
-                return Err(Error::InvalidState("levels must be ranks 2..A".into()));
-            }
-            if lv.declarer.is_some_and(|d| d > 1) {
-                return Err(Error::InvalidState("declarer must be team 0, 1 or None".into()));
-            }
-            if let Some(m) = rules.a_max_attempts {
-                if lv.a_fails.iter().any(|&f| f >= m) {
-                    return Err(Error::InvalidState(format!("A failures must be below a_max_attempts ({m})")));
-                }
-            }
+        if let Some(l) = leader.filter(|&l| l > 3) {
+            return Err(Error::InvalidState(format!("leader {l} is not a seat 0..3")));
         }
-        let mut g = Game {
-            rules,
-            origin: Origin::Seed { seed, hands, leader, levels },
-            log: Vec::new(),
-            rng: Rng::new(seed),
+        let lv = levels.unwrap_or_else(|| Game::fresh_levels(&rules));
+        lv.check(&rules)?;
+        if let Some(h) = &hands {
+            Game::check_hands(h)?;
+        }
+        let mut rng = Rng::new(seed);
+        let first = hands.unwrap_or_else(|| deck::deal(&mut rng));
+        let l = leader.unwrap_or_else(|| first_leader(&mut rng));
+        let setup = Setup {
+            phase: Phase::Play,
+            levels: lv,
             games_won: [0, 0],
             game_number: 0,
             deal_number: 0,
-            lv: Game::fresh_levels(&rules),
-            phase: Phase::Play,
-            play: PlayState::new([CardSet::EMPTY; 4], 0, 0, rules.combo_rules()),
+            level: lv.level(),
+            hands: first,
+            played: [CardSet::EMPTY; 4],
+            current: l,
+            top: None,
+            top_seat: l,
+            out: Vec::new(),
             prev_finish: None,
+            leader: l,
             tribute: None,
-            dealt: [CardSet::EMPTY; 4],
-            leader: 0,
+            rng: rng.state(),
+        };
+        let mut g = Game::from_setup(rules, setup)?;
+        g.origin = Origin::Seed { seed, hands, leader, levels };
+        Ok(g)
+    }
+
+    /// The match at `setup`, after checking that the setup can occur under
+    /// `rules` (see `check_setup`); its history starts there.
+    pub fn from_setup(rules: Rules, setup: Setup) -> Result<Game> {
+        rules.validate()?;
+        let dealt = check_setup(&rules, &setup)?;
+        let rng = Rng::from_state(setup.rng).ok_or_else(|| Error::InvalidState("the RNG state cannot be all zero".into()))?;
+        let mut finish = [0u8; 4];
+        finish[..setup.out.len()].copy_from_slice(&setup.out);
+        let play = PlayState {
+            hands: setup.hands,
+            level: setup.level,
+            rules: rules.combo_rules(),
+            current: setup.current,
+            top: setup.top,
+            top_seat: setup.top_seat,
+            finish,
+            n_out: setup.out.len() as u8,
+            over: !setup.phase.is_live(),
+        };
+        Ok(Game {
+            rules,
+            log: Vec::new(),
+            rng,
+            games_won: setup.games_won,
+            game_number: setup.game_number,
+            deal_number: setup.deal_number,
+            lv: setup.levels,
+            phase: setup.phase,
+            play,
+            prev_finish: setup.prev_finish,
+            tribute: setup.tribute,
+            dealt,
+            played: setup.played,
+            leader: setup.leader,
             history: Vec::new(),
             records: Vec::new(),
             game_winners: Vec::new(),
-        };
-        if let Some(lv) = levels {
-            g.lv = lv;
+            origin: Origin::Setup(Box::new(setup)),
+        })
+    }
+
+    /// The current state as plain data: `Game::from_setup(rules, g.setup())`
+    /// is `g` without its history.
+    pub fn setup(&self) -> Setup {
+        let p = &self.play;
+        Setup {
+            phase: self.phase,
+            levels: self.lv,
+            games_won: self.games_won,
+            game_number: self.game_number,
+            deal_number: self.deal_number,
+            level: p.level,
+            hands: p.hands,
+            played: self.played,
+            current: p.current,
+            top: p.top,
+            top_seat: p.top_seat,
+            out: p.finish[..p.n_out as usize].to_vec(),
+            prev_finish: self.prev_finish,
+            leader: self.leader,
+            tribute: self.tribute,
+            rng: self.rng.state(),
         }
-        g.start_deal(hands, leader)?;
-        Ok(g)
     }
 
     fn fresh_levels(rules: &Rules) -> LevelState {
@@ -210,24 +228,12 @@ impl Game {
         Ok(())
     }
 
-    fn start_deal(&mut self, hands: Option<[CardSet; 4]>, leader: Option<u8>) -> Result<()> {
-        if let Some(l) = leader {
-            if l > 3 {
-                return Err(Error::InvalidState(format!("leader {l} is not a seat 0..3")));
-            }
-            if self.prev_finish.is_some() {
-                return Err(Error::InvalidState("after a game's first deal the leader follows from tribute; do not give one".into()));
-            }
-        }
-        let hands = match hands {
-            Some(h) => {
-                Game::check_hands(&h)?;
-                h
-            }
-            None => deck::deal(&mut self.rng),
-        };
+    /// Starts a deal with `hands` (checked) at the current levels; `leader`
+    /// (checked) or the shuffle picks the leader of a game's first deal.
+    fn start_deal(&mut self, hands: [CardSet; 4], leader: Option<u8>) {
         let level = self.lv.level();
         self.dealt = hands;
+        self.played = [CardSet::EMPTY; 4];
         self.history.clear();
         self.tribute = None;
         self.play = PlayState::new(hands, level, 0, self.rules.combo_rules());
@@ -236,7 +242,7 @@ impl Game {
                 // First deal of a game: the holder of a turned-up card leads.
                 let l = match leader {
                     Some(l) => l,
-                    None => (self.rng.below(108) / 27) as u8,
+                    None => first_leader(&mut self.rng),
                 };
                 self.begin_play(l);
             }
@@ -260,7 +266,6 @@ impl Game {
                 }
             }
         }
-        Ok(())
     }
 
     fn begin_play(&mut self, leader: u8) {
@@ -311,12 +316,37 @@ impl Game {
         }
     }
 
-    /// Applies an action of the current player after checking it.
+    /// Applies an action of the current player after checking it; a refused
+    /// action changes nothing.
     pub fn apply(&mut self, action: Action) -> Result<()> {
         let seat = self.play.current;
         match (self.phase, action) {
-            (Phase::Play, Action::Play(mv)) => self.play.play(mv)?,
-            (Phase::Play, Action::Pass) => self.play.pass()?,
+            (Phase::Play, Action::Play(_) | Action::Pass) => {
+                let mut p = self.play;
+                let mut played = self.played;
+                if let Action::Play(mv) = action {
+                    check_codes(&mv)?;
+                    p.play(mv)?;
+                    if !movegen::classify(mv.cards, p.level, p.rules).contains(&mv) {
+                        return Err(Error::InvalidCombo(format!("{} is not {} with {} wildcard(s)", mv.cards, mv.combo, mv.wild)));
+                    }
+                    let s = seat as usize;
+                    played[s] = played[s]
+                        .plus(mv.cards)
+                        .ok_or_else(|| Error::InvalidState(format!("seat {seat} would have played a third copy of a card")))?;
+                } else {
+                    p.pass()?;
+                }
+                let settled = if p.over { Some(self.settlement(p.finish)?) } else { None };
+                self.play = p;
+                self.played = played;
+                self.history.push((seat, action));
+                self.log.push(LogEntry::Act(action));
+                if let Some(st) = settled {
+                    self.finish_deal(st);
+                }
+                return Ok(());
+            }
             (Phase::Tribute, Action::Tribute(card)) => self.give_tribute(card)?,
             (Phase::Return, Action::Return(card)) => self.give_return(card)?,
             (Phase::DealOver | Phase::GameOver | Phase::MatchOver, _) => {
@@ -326,10 +356,23 @@ impl Game {
         }
         self.history.push((seat, action));
         self.log.push(LogEntry::Act(action));
-        if self.phase == Phase::Play && self.play.over {
-            self.finish_deal();
-        }
         Ok(())
+    }
+
+    /// Applies `action` as `seat`'s, refused unless `seat` is the seat to act.
+    pub fn apply_as(&mut self, seat: u8, action: Action) -> Result<()> {
+        match self.current_player() {
+            Some(s) if s == seat => self.apply(action),
+            Some(s) => Err(Error::IllegalMove(format!("seat {seat} is not the seat to act (seat {s} is)"))),
+            None => Err(Error::IllegalMove(format!("seat {seat} cannot act: the {}", self.phase.name().replace('_', " ")))),
+        }
+    }
+
+    fn tribute_state(&self) -> Result<(TributeState, [u8; 4])> {
+        match (self.tribute, self.prev_finish) {
+            (Some(ts), Some(prev)) => Ok((ts, prev)),
+            _ => Err(Error::InvalidState("the tribute phases need a tribute and the previous finishing order".into())),
+        }
     }
 
     fn give_tribute(&mut self, card: Card) -> Result<()> {
@@ -342,26 +385,30 @@ impl Game {
                 opts.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" or ")
             )));
         }
-        let prev = self.prev_finish.expect("tribute needs a previous deal");
-        let mut ts = self.tribute.expect("tribute state");
-        ts.gifts[ts.step as usize] = Some(card);
+        let (mut ts, prev) = self.tribute_state()?;
+        let n = ts.plan.n_givers as usize;
+        let step = ts.step as usize;
+        if step >= n {
+            return Err(Error::InvalidState(format!("tribute step {step} is beyond the {n} givers")));
+        }
+        ts.gifts[step] = Some(card);
         ts.step += 1;
-        if ts.step < ts.plan.n_givers {
-            self.play.current = ts.plan.givers[ts.step as usize];
+        if step + 1 < n {
+            self.play.current = ts.plan.givers[step + 1];
             self.tribute = Some(ts);
             return Ok(());
         }
         // All paid: who receives what, and who leads.
         let pay = tribute::payment(&ts.plan, prev, ts.gifts, level).ok_or_else(|| Error::InvalidState("a tribute card is missing".into()))?;
         (ts.receivers, ts.return_order, ts.leader) = (pay.receivers, pay.return_order, pay.leader);
-        for i in 0..ts.plan.n_givers as usize {
-            let g = ts.plan.givers[i] as usize;
-            let r = ts.receivers[i] as usize;
-            let c = CardSet::single(ts.gifts[i].unwrap());
-            self.play.hands[g] = self.play.hands[g].minus(c);
-            self.play.hands[r] = self.play.hands[r].plus(c).ok_or_else(|| Error::InvalidState("tribute card beyond two copies".into()))?;
+        let gift = |i: usize| ts.gifts[i].ok_or_else(|| Error::InvalidState(format!("giver {i} has paid no tribute")));
+        let mut hands = self.play.hands;
+        for i in 0..n {
+            let c = CardSet::single(gift(i)?);
+            move_card(&mut hands, ts.plan.givers[i], ts.receivers[i], c, "tribute")?;
         }
         ts.step = 0;
+        self.play.hands = hands;
         self.phase = Phase::Return;
         self.play.current = ts.receivers[ts.return_order[0] as usize];
         self.tribute = Some(ts);
@@ -376,28 +423,32 @@ impl Game {
                 self.rules.return_max_rank.map_or("any card".to_string(), |r| format!("a card of 2..{} that is not a level card", rank_text(r)));
             return Err(Error::IllegalMove(format!("seat {seat} must return {limit}; {card} is not allowed")));
         }
-        let mut ts = self.tribute.expect("tribute state");
-        let i = ts.return_order[ts.step as usize] as usize;
-        let giver = ts.plan.givers[i] as usize;
-        let c = CardSet::single(card);
-        self.play.hands[seat as usize] = self.play.hands[seat as usize].minus(c);
-        self.play.hands[giver] = self.play.hands[giver].plus(c).ok_or_else(|| Error::InvalidState("return card beyond two copies".into()))?;
+        let (mut ts, _) = self.tribute_state()?;
+        let step = ts.step as usize;
+        if step >= ts.plan.n_givers as usize {
+            return Err(Error::InvalidState(format!("return step {step} is beyond the {} givers", ts.plan.n_givers)));
+        }
+        let i = ts.return_order[step] as usize & 1;
+        let mut hands = self.play.hands;
+        move_card(&mut hands, seat, ts.plan.givers[i], CardSet::single(card), "return")?;
+        self.play.hands = hands;
         ts.returns[i] = Some(card);
         ts.step += 1;
         self.tribute = Some(ts);
         if ts.step < ts.plan.n_givers {
-            self.play.current = ts.receivers[ts.return_order[ts.step as usize] as usize];
+            self.play.current = ts.receivers[ts.return_order[ts.step as usize] as usize & 1];
         } else {
             self.begin_play(ts.leader);
         }
         Ok(())
     }
 
-    fn finish_deal(&mut self) {
-        let finish = self.play.finish;
-        let mut st = self.lv.settle(finish, &self.rules);
-        self.deal_number += 1;
-        if st.game_winner.is_none() && self.rules.max_deals.is_some_and(|m| self.deal_number >= m) {
+    /// The settlement of the current deal finished in `finish` order,
+    /// refused when a count it changes is full.
+    fn settlement(&self, finish: [u8; 4]) -> Result<Settlement> {
+        let mut st = self.lv.settle(finish, &self.rules)?;
+        let deals = self.deal_number.checked_add(1).ok_or_else(|| Error::InvalidState(format!("deal number {} cannot grow", self.deal_number)))?;
+        if st.game_winner.is_none() && self.rules.max_deals.is_some_and(|m| deals >= m) {
             let [a, b] = st.after.levels;
             st.game_winner = Some(if a > b {
                 0
@@ -407,6 +458,18 @@ impl Game {
                 team(finish[0])
             });
         }
+        if let Some(w) = st.game_winner {
+            if self.games_won[w as usize] >= self.rules.games_to_win() {
+                return Err(Error::InvalidState(format!("team {w} has already won the match")));
+            }
+        }
+        Ok(st)
+    }
+
+    /// Records the deal just finished with its settlement `st`.
+    fn finish_deal(&mut self, st: Settlement) {
+        let finish = self.play.finish;
+        self.deal_number += 1;
         self.records.push(DealRecord {
             game_number: self.game_number,
             deal_number: self.deal_number - 1,
@@ -415,11 +478,10 @@ impl Game {
             levels_before: self.lv.levels,
             tribute: self.tribute,
             leader: self.leader,
-            actions: std::mem::take(&mut self.history),
+            actions: self.history.clone(),
             finish,
             settlement: st,
         });
-        self.history = self.records.last().unwrap().actions.clone();
         self.lv = st.after;
         self.prev_finish = Some(finish);
         self.phase = match st.game_winner {
@@ -438,33 +500,90 @@ impl Game {
 
     /// Starts the next deal (or the next game after a game ends), from the
     /// seeded shuffle or from `hands`; `leader` only for a game's first deal.
+    /// A refused call changes nothing.
     pub fn next_deal(&mut self, hands: Option<[CardSet; 4]>, leader: Option<u8>) -> Result<()> {
-        match self.phase {
-            Phase::DealOver => {}
-            Phase::GameOver => {
-                self.game_number += 1;
-                self.deal_number = 0;
-                self.lv = Game::fresh_levels(&self.rules);
-                self.prev_finish = None;
-            }
+        let new_game = match self.phase {
+            Phase::DealOver => false,
+            Phase::GameOver => true,
             Phase::MatchOver => return Err(Error::IllegalMove("the match is over".into())),
             p => return Err(Error::IllegalMove(format!("the deal is still in its {} phase", p.name()))),
+        };
+        if let Some(l) = leader {
+            if l > 3 {
+                return Err(Error::InvalidState(format!("leader {l} is not a seat 0..3")));
+            }
+            if !new_game {
+                return Err(Error::InvalidState("after a game's first deal the leader follows from tribute; do not give one".into()));
+            }
         }
-        let saved = (self.lv, self.prev_finish, self.game_number, self.deal_number, self.phase);
-        if let Err(e) = self.start_deal(hands, leader) {
-            (self.lv, self.prev_finish, self.game_number, self.deal_number, self.phase) = saved;
-            return Err(e);
+        if let Some(h) = &hands {
+            Game::check_hands(h)?;
         }
+        let lv = if new_game { Game::fresh_levels(&self.rules) } else { self.lv };
+        let (game_number, deal_number) = if new_game {
+            (self.game_number.checked_add(1).ok_or_else(|| Error::InvalidState(format!("game number {} cannot grow", self.game_number)))?, 0)
+        } else {
+            (self.game_number, self.deal_number)
+        };
+        if deal_number == u32::MAX {
+            return Err(Error::InvalidState(format!("deal number {deal_number} cannot grow: no further deal of this game can be counted")));
+        }
+        if let Some(d) = lv.a_fails_full() {
+            return Err(Error::InvalidState(format!(
+                "team {d} has failed at A {} times, the most the count of A failures holds: no further deal at its A can be counted",
+                u8::MAX
+            )));
+        }
+        // Nothing below can fail.
+        if new_game {
+            self.game_number = game_number;
+            self.deal_number = 0;
+            self.lv = lv;
+            self.prev_finish = None;
+        }
+        let dealt = match hands {
+            Some(h) => h,
+            None => deck::deal(&mut self.rng),
+        };
+        self.start_deal(dealt, leader);
         self.log.push(LogEntry::NextDeal(hands, leader));
         Ok(())
     }
 
     /// Settles the deal after its play state was driven to the end directly
-    /// (fast playouts skip the history); does nothing if the deal is not over.
+    /// (fast playouts skip the history and the played cards, which this
+    /// recounts); does nothing if the deal is not over. A game built by
+    /// `from_setup` always settles.
     pub fn finish_play_externally(&mut self) {
-        if self.phase == Phase::Play && self.play.over {
-            self.finish_deal();
+        if self.phase != Phase::Play || !self.play.over {
+            return;
         }
+        let Ok(st) = self.settlement(self.play.finish) else { return };
+        let start = self.play_start_hands();
+        for ((p, st), h) in self.played.iter_mut().zip(start).zip(self.play.hands) {
+            if st.contains(h) {
+                *p = st.minus(h);
+            }
+        }
+        self.finish_deal(st);
+    }
+
+    /// The hands when the play of this deal began: as dealt, after tribute and return.
+    fn play_start_hands(&self) -> [CardSet; 4] {
+        let mut h = self.dealt;
+        if let Some(t) = &self.tribute {
+            for i in 0..t.plan.n_givers as usize {
+                if let Some(c) = t.gifts[i] {
+                    let _ = move_card(&mut h, t.plan.givers[i], t.receivers[i], CardSet::single(c), "tribute");
+                }
+            }
+            for i in 0..t.plan.n_givers as usize {
+                if let Some(c) = t.returns[i] {
+                    let _ = move_card(&mut h, t.receivers[i], t.plan.givers[i], CardSet::single(c), "return");
+                }
+            }
+        }
+        h
     }
 
     /// The last finished deal's settlement.
@@ -472,41 +591,72 @@ impl Game {
         self.records.last().map(|r| &r.settlement)
     }
 
+    /// Starts the next deal from the shuffle when a deal or a game is over,
+    /// as replaying a match's actions does; otherwise does nothing.
+    pub fn continue_match(&mut self) -> Result<()> {
+        if matches!(self.phase, Phase::DealOver | Phase::GameOver) {
+            self.next_deal(None, None)
+        } else {
+            Ok(())
+        }
+    }
+
     /// Replays `actions` from a seeded match, starting each next deal when one ends.
     pub fn replay(rules: Rules, seed: u64, actions: &[Action]) -> Result<Game> {
         let mut g = Game::new(rules, seed)?;
         for (i, &a) in actions.iter().enumerate() {
-            if matches!(g.phase, Phase::DealOver | Phase::GameOver) {
-                g.next_deal(None, None)?;
-            }
-            g.apply(a).map_err(|e| Error::IllegalMove(format!("action {i}: {e}")))?;
+            g.continue_match().and_then(|_| g.apply(a)).map_err(|e| Error::IllegalMove(format!("action {i}: {e}")))?;
         }
         Ok(g)
     }
 
-    /// Rebuilds a match from its origin and log.
+    /// Rebuilds a match from its origin and log; every entry is checked.
     pub fn rebuild(rules: Rules, origin: &Origin, log: &[LogEntry]) -> Result<Game> {
         let mut g = match origin {
             Origin::Seed { seed, hands, leader, levels } => Game::with_setup(rules, *seed, *hands, *leader, *levels)?,
-            Origin::Position(p) => crate::game::position::from_position(p, rules)?,
+            Origin::Setup(s) => Game::from_setup(rules, (**s).clone())?,
         };
-        for e in log {
-            match e {
-                LogEntry::Act(a) => g.apply(*a)?,
-                LogEntry::NextDeal(h, l) => g.next_deal(*h, *l)?,
-            }
+        for (i, e) in log.iter().enumerate() {
+            let done = match e {
+                LogEntry::Act(a) => g.apply(*a),
+                LogEntry::NextDeal(h, l) => g.next_deal(*h, *l),
+            };
+            done.map_err(|e| in_context(e, &format!("log entry {i}")))?;
         }
         Ok(g)
     }
+}
 
-    /// The RNG state (for the position string).
-    pub fn rng(&self) -> &Rng {
-        &self.rng
+/// The leader of a game's first deal: the holder of a card turned up from the shuffle.
+fn first_leader(rng: &mut Rng) -> u8 {
+    (rng.below(108) / 27) as u8
+}
+
+/// Moves card(s) `c` from seat `from` to seat `to` in `hands`.
+fn move_card(hands: &mut [CardSet; 4], from: u8, to: u8, c: CardSet, what: &str) -> Result<()> {
+    let (f, t) = (from as usize & 3, to as usize & 3);
+    if !hands[f].contains(c) {
+        return Err(Error::InvalidState(format!("seat {from} does not hold its {what} card {c}")));
     }
+    let got = hands[t].plus(c).ok_or_else(|| Error::InvalidState(format!("the {what} card {c} would be a third copy in seat {to}'s hand")))?;
+    hands[f] = hands[f].minus(c);
+    hands[t] = got;
+    Ok(())
+}
 
-    /// Replaces the RNG (used when restoring a position).
-    pub fn set_rng(&mut self, rng: Rng) {
-        self.rng = rng;
+/// `e` with `what: ` before its message.
+fn in_context(e: Error, what: &str) -> Error {
+    let m = |x: String| format!("{what}: {x}");
+    match e {
+        Error::InvalidCard(x) => Error::InvalidCard(m(x)),
+        Error::DuplicateCard(x) => Error::DuplicateCard(m(x)),
+        Error::InvalidLevel(x) => Error::InvalidLevel(m(x)),
+        Error::InvalidCombo(x) => Error::InvalidCombo(m(x)),
+        Error::CardsNotInHand(x) => Error::CardsNotInHand(m(x)),
+        Error::IllegalMove(x) => Error::IllegalMove(m(x)),
+        Error::InvalidRules(x) => Error::InvalidRules(m(x)),
+        Error::InvalidState(x) => Error::InvalidState(m(x)),
+        Error::Unsatisfiable(x) => Error::Unsatisfiable(m(x)),
     }
 }
 
@@ -516,5 +666,453 @@ fn action_kind(a: &Action) -> &'static str {
         Action::Pass => "a pass",
         Action::Tribute(_) => "a tribute",
         Action::Return(_) => "a return",
+    }
+}
+
+// ---------------------------------------------------------------- checks of a setup
+
+fn bad(m: impl Into<String>) -> Error {
+    Error::InvalidState(m.into())
+}
+
+fn check_seat(s: u8, what: &str) -> Result<()> {
+    if s > 3 {
+        return Err(bad(format!("{what} {s} is not a seat 0..3")));
+    }
+    Ok(())
+}
+
+fn check_cards(c: CardSet, what: &str) -> Result<()> {
+    if CardSet::EMPTY.plus(c).is_none() {
+        return Err(bad(format!("{what} is not a set of cards (a face more than twice, or bits beyond the 54 faces)")));
+    }
+    Ok(())
+}
+
+/// Checks the codes of `m` (so that it can be shown): cards within two
+/// decks, rank 0..14, suit 0..3 or none.
+fn check_codes(m: &Move) -> Result<()> {
+    if CardSet::EMPTY.plus(m.cards).is_none() {
+        return Err(Error::InvalidCard("a play's cards are not a set of cards (a face more than twice, or bits beyond the 54 faces)".into()));
+    }
+    let c = m.combo;
+    if c.rank > RANK_RJ || (c.suit > 3 && c.suit != NO_SUIT) {
+        return Err(Error::InvalidCombo(format!(
+            "a play has rank code {} and suit code {}: ranks are 0..14, suits 0..3 or {NO_SUIT}",
+            c.rank, c.suit
+        )));
+    }
+    Ok(())
+}
+
+/// Checks that `m` is a declaration of its cards at `level`.
+fn check_move(m: &Move, level: u8, rules: &Rules, what: &str) -> Result<()> {
+    let c = m.combo;
+    if c.rank > RANK_RJ || (c.suit > 3 && c.suit != NO_SUIT) {
+        return Err(bad(format!("{what} has rank code {} and suit code {}: ranks are 0..14, suits 0..3 or {NO_SUIT}", c.rank, c.suit)));
+    }
+    check_cards(m.cards, what)?;
+    if !movegen::classify(m.cards, level, rules.combo_rules()).contains(m) {
+        return Err(bad(format!("{what} {} ({} wildcards) is not a declaration of {} at level {}", c, m.wild, m.cards, rank_text(level))));
+    }
+    Ok(())
+}
+
+/// Checks everything about `s` under `rules` (which passed `validate`):
+/// codes in range, cards within two decks, counts and phase consistent, the
+/// trick state one that play reaches, the tribute one that follows from the
+/// previous finish and the hands. Returns the hands as dealt.
+fn check_setup(rules: &Rules, s: &Setup) -> Result<[CardSet; 4]> {
+    let live = s.phase.is_live();
+    check_seat(s.current, "current seat")?;
+    check_seat(s.top_seat, "top seat")?;
+    check_seat(s.leader, "leader")?;
+    if s.out.len() > 4 {
+        return Err(bad(format!("{} seats are listed as out", s.out.len())));
+    }
+    let mut is_out = [false; 4];
+    for &x in &s.out {
+        check_seat(x, "seat out")?;
+        if std::mem::replace(&mut is_out[x as usize], true) {
+            return Err(bad(format!("seat {x} is listed as out twice")));
+        }
+    }
+    if let Some(p) = s.prev_finish {
+        let mut seen = [false; 4];
+        for x in p {
+            check_seat(x, "seat of the previous finish")?;
+            if std::mem::replace(&mut seen[x as usize], true) {
+                return Err(bad(format!("previous finish {p:?} lists seat {x} twice")));
+            }
+        }
+    }
+    s.levels.check(rules)?;
+    if s.level > RANK_A {
+        return Err(bad(format!("level rank code {} is not a rank 2..A", s.level)));
+    }
+
+    // Cards: what each seat holds and has played, within two decks.
+    let mut start = [CardSet::EMPTY; 4];
+    let mut total = CardSet::EMPTY;
+    for (i, st) in start.iter_mut().enumerate() {
+        check_cards(s.hands[i], &format!("the hand of seat {i}"))?;
+        check_cards(s.played[i], &format!("the cards seat {i} played"))?;
+        *st = s.hands[i].plus(s.played[i]).ok_or_else(|| bad(format!("seat {i} holds and has played more than two copies of a card")))?;
+        if st.is_empty() {
+            return Err(bad(format!("seat {i} holds no cards and has played none")));
+        }
+        total = total.plus(*st).ok_or_else(|| bad("the hands and the cards played hold more than two copies of a card"))?;
+    }
+
+    // Games and deals.
+    let gtw = rules.games_to_win();
+    let [a, b] = s.games_won;
+    let game_over = matches!(s.phase, Phase::GameOver | Phase::MatchOver);
+    if s.phase == Phase::MatchOver {
+        if !((a == gtw && b < gtw) || (b == gtw && a < gtw)) {
+            return Err(bad(format!("a match over has one team with {gtw} games won and the other fewer, not {a},{b}")));
+        }
+    } else if a >= gtw || b >= gtw {
+        return Err(bad(format!("games won {a},{b}: a team with {gtw} has won the match, so the phase is match_over")));
+    }
+    let won = a as u32 + b as u32;
+    let game = if game_over { won.checked_sub(1).ok_or_else(|| bad("a game over needs a game won"))? } else { won };
+    if s.game_number != game {
+        return Err(bad(format!("game number {} does not follow from the games won {a},{b} (it is {game})", s.game_number)));
+    }
+    if live {
+        if s.deal_number == u32::MAX {
+            return Err(bad(format!("deal number {} cannot grow when this deal ends", s.deal_number)));
+        }
+        if (s.deal_number == 0) != s.prev_finish.is_none() {
+            return Err(bad("a deal has the previous finishing order exactly when it is not the first of its game (deal number above 0)"));
+        }
+        if s.prev_finish.is_some() != s.tribute.is_some() {
+            return Err(bad("a deal after a game's first has a tribute (or a resisted one), a first deal none"));
+        }
+        if s.level != s.levels.level() {
+            return Err(bad(format!("the deal is played at {}, not at the declarer's level {}", rank_text(s.level), rank_text(s.levels.level()))));
+        }
+        if s.prev_finish.is_some() && s.levels.declarer.is_none() {
+            return Err(bad("after a game's first deal the declarer is a team"));
+        }
+        if let Some(d) = s.levels.a_fails_full() {
+            return Err(bad(format!("team {d} has failed at A {} times, the most the count of A failures holds", u8::MAX)));
+        }
+    } else {
+        if s.deal_number == 0 {
+            return Err(bad("a finished deal makes the deal number at least 1"));
+        }
+        if (s.deal_number == 1) != s.tribute.is_none() {
+            return Err(bad("a finished deal had a tribute (or a resisted one) exactly when it was not its game's first"));
+        }
+    }
+    if rules.sudden_death && (s.phase == Phase::DealOver || s.deal_number > game_over as u32) {
+        return Err(bad("under sudden death every game is one deal"));
+    }
+    if let Some(m) = rules.max_deals {
+        if s.deal_number > m || (s.deal_number == m && !game_over) {
+            return Err(bad(format!("deal number {} is beyond max_deals ({m}): the game would be over", s.deal_number)));
+        }
+    }
+    if let Some(m) = &s.top {
+        check_move(m, s.level, rules, "the top play")?;
+    }
+
+    // The trick state of the phase.
+    match s.phase {
+        Phase::Tribute | Phase::Return => {
+            if s.top.is_some() || !s.out.is_empty() || s.played.iter().any(|p| !p.is_empty()) {
+                return Err(bad(format!("in the {} phase nothing is played yet: no top, no seat out, no card played", s.phase.name())));
+            }
+        }
+        Phase::Play => check_trick(s, &is_out)?,
+        _ => check_finished(s)?,
+    }
+
+    // The tribute: its shape, the hands as dealt, and in a deal in progress
+    // that it follows from the previous finish and those hands.
+    let Some(t) = &s.tribute else { return Ok(start) };
+    check_tribute_shape(t, s.phase)?;
+    if !matches!(s.phase, Phase::Tribute | Phase::Return) && s.leader != t.leader {
+        return Err(bad(format!("the leader {} is not the one the tribute gives ({})", s.leader, t.leader)));
+    }
+    let dealt = undo_tribute(start, t, s.phase)?;
+    if live {
+        replay_tribute(rules, s, dealt, start)?;
+    }
+    Ok(dealt)
+}
+
+/// The play phase: seats out exactly those without cards, the deal not yet
+/// decided, the seat to act holding cards, the top a play of its seat.
+fn check_trick(s: &Setup, is_out: &[bool; 4]) -> Result<()> {
+    for (i, &out) in is_out.iter().enumerate() {
+        match (s.hands[i].is_empty(), out) {
+            (true, false) => return Err(bad(format!("seat {i} holds no cards but is not listed as out"))),
+            (false, true) => return Err(bad(format!("seat {i} is listed as out but holds cards"))),
+            _ => {}
+        }
+    }
+    if let Some(&x) = s.out.iter().find(|&&x| is_out[partner(x) as usize]) {
+        return Err(bad(format!("seats {x} and {} (partners) are both out: the deal is over", partner(x))));
+    }
+    if is_out[s.current as usize] {
+        return Err(bad(format!("the seat to act ({}) holds no cards", s.current)));
+    }
+    if let Some(m) = &s.top {
+        let t = s.top_seat;
+        if t == s.current {
+            return Err(bad(format!("seat {t} is to act on its own play")));
+        }
+        if !s.played[t as usize].contains(m.cards) {
+            return Err(bad(format!("the top play {} is not among the cards seat {t} has played", m.cards)));
+        }
+        if is_out[t as usize] && s.out.last() != Some(&t) {
+            return Err(bad(format!("seat {t} went out with the top play, so it is the last seat out")));
+        }
+    }
+    if s.played.iter().all(|p| p.is_empty()) && (s.top.is_some() || s.current != s.leader) {
+        return Err(bad(format!("no card is played yet, so the leader ({}) is to lead", s.leader)));
+    }
+    Ok(())
+}
+
+/// A finished deal: the finishing order as play makes it, and the level
+/// state the settlement leaves.
+fn check_finished(s: &Setup) -> Result<()> {
+    if s.out.len() != 4 {
+        return Err(bad("a finished deal lists all four seats as out, in finishing order"));
+    }
+    let f = [s.out[0], s.out[1], s.out[2], s.out[3]];
+    if s.prev_finish != Some(f) {
+        return Err(bad("after a deal the previous finishing order is the deal's"));
+    }
+    if s.top.is_some() {
+        return Err(bad("no play is to beat once the deal is over"));
+    }
+    // The seats that went out by playing come first; the deal ended when
+    // the last of them joined its partner.
+    let k = s.hands.iter().filter(|h| h.is_empty()).count();
+    if !(2..=3).contains(&k) || (0..4).any(|i| s.hands[f[i] as usize].is_empty() != (i < k)) {
+        return Err(bad("a finished deal's order starts with the two or three seats out of cards"));
+    }
+    let last = f[k - 1];
+    if !f[..k - 1].contains(&partner(last)) || f[..k - 1].iter().any(|&x| f[..k - 1].contains(&partner(x))) {
+        return Err(bad("a deal ends as soon as both seats of a team are out"));
+    }
+    let mut rest = Vec::new();
+    let mut x = last;
+    for _ in 0..3 {
+        x = (x + 1) % 4;
+        if !f[..k].contains(&x) {
+            rest.push(x);
+        }
+    }
+    if f[k..] != rest[..] {
+        return Err(bad("the seats left with cards rank in order of play after the last one out"));
+    }
+    if s.current != last || s.top_seat != last {
+        return Err(bad(format!("the deal ended with seat {last}'s play: it is the current and top seat")));
+    }
+    if s.levels.declarer != Some(team(f[0])) {
+        return Err(bad(format!("after a deal the declarer is the team of its first out ({})", team(f[0]))));
+    }
+    Ok(())
+}
+
+/// Kind, givers, receivers, cards and step agree with each other and the phase.
+fn check_tribute_shape(t: &TributeState, phase: Phase) -> Result<()> {
+    let p = &t.plan;
+    let n = p.n_givers as usize;
+    let shape = match p.kind {
+        TributeKind::None => return Err(bad("a deal without tribute has no tribute state")),
+        TributeKind::Resisted => n == 0,
+        TributeKind::Single => n == 1 && p.givers[0] == p.givers[1],
+        TributeKind::Double => n == 2 && p.givers[0] != p.givers[1],
+    };
+    if !shape {
+        return Err(bad(format!("a {} tribute does not have {n} giver(s) {:?}", p.kind.name(), &p.givers[..n.min(2)])));
+    }
+    for &x in p.givers.iter().chain(&t.receivers).chain([&p.leader, &t.leader]) {
+        check_seat(x, "seat of the tribute")?;
+    }
+    if t.return_order.iter().any(|&i| i > 1) {
+        return Err(bad("return order indexes are 0 or 1"));
+    }
+    let step = t.step as usize;
+    let (gifts, returns) = match phase {
+        Phase::Tribute if step < n => (step, 0),
+        Phase::Return if step < n => (n, step),
+        Phase::Tribute | Phase::Return => return Err(bad(format!("tribute step {step} is not below the {n} giver(s)"))),
+        _ if step == n => (n, n),
+        _ => return Err(bad(format!("once tribute is done its step is the number of givers ({n}), not {step}"))),
+    };
+    let paid = t.gifts.iter().filter(|g| g.is_some()).count();
+    if t.gifts[..gifts].iter().any(|g| g.is_none()) || paid != gifts {
+        return Err(bad(format!("the tribute has {paid} card(s) paid where the {} phase has {gifts}", phase.name())));
+    }
+    let done: Vec<usize> = if n == 2 { t.return_order[..returns].iter().map(|&i| i as usize).collect() } else { (0..returns).collect() };
+    if (0..2).any(|i| t.returns[i].is_some() != done.contains(&i)) {
+        return Err(bad(format!("the tribute has other cards returned than its {returns} return(s) so far")));
+    }
+    if !phase.is_live() && n > 0 {
+        let teams_ok = match p.kind {
+            TributeKind::Single => t.receivers[0] == t.receivers[1] && t.receivers[0] != p.givers[0] && t.return_order == [0, 0],
+            _ => {
+                t.receivers[0] != t.receivers[1]
+                    && team(t.receivers[0]) == team(t.receivers[1])
+                    && team(t.receivers[0]) != team(p.givers[0])
+                    && team(p.givers[0]) == team(p.givers[1])
+                    && t.return_order[0] != t.return_order[1]
+            }
+        };
+        if !teams_ok {
+            return Err(bad("the tribute's receivers and return order do not fit its givers"));
+        }
+    }
+    Ok(())
+}
+
+/// The hands as dealt: `start` (hands and cards played) with the cards
+/// that changed hands in tribute and return moved back.
+fn undo_tribute(start: [CardSet; 4], t: &TributeState, phase: Phase) -> Result<[CardSet; 4]> {
+    let mut h = start;
+    if phase == Phase::Tribute {
+        return Ok(h); // cards change hands once every giver has paid
+    }
+    let n = t.plan.n_givers as usize;
+    for i in 0..n {
+        if let Some(c) = t.returns[i] {
+            move_card(&mut h, t.plan.givers[i], t.receivers[i], CardSet::single(c), "return")?;
+        }
+    }
+    for i in 0..n {
+        if let Some(c) = t.gifts[i] {
+            move_card(&mut h, t.receivers[i], t.plan.givers[i], CardSet::single(c), "tribute")?;
+        }
+    }
+    Ok(h)
+}
+
+/// Replays the tribute of `s` from the hands as dealt: each card paid and
+/// returned must be one the rules allow, and the result `s` itself.
+fn replay_tribute(rules: &Rules, s: &Setup, dealt: [CardSet; 4], start: [CardSet; 4]) -> Result<()> {
+    let t = s.tribute.ok_or_else(|| bad("no tribute to replay"))?;
+    let mut g = Game {
+        rules: *rules,
+        origin: Origin::Seed { seed: 0, hands: None, leader: None, levels: None },
+        log: Vec::new(),
+        rng: Rng::new(0),
+        games_won: s.games_won,
+        game_number: s.game_number,
+        deal_number: s.deal_number,
+        lv: s.levels,
+        phase: Phase::Play,
+        play: PlayState::new(dealt, s.level, 0, rules.combo_rules()),
+        prev_finish: s.prev_finish,
+        tribute: None,
+        dealt,
+        played: [CardSet::EMPTY; 4],
+        leader: 0,
+        history: Vec::new(),
+        records: Vec::new(),
+        game_winners: Vec::new(),
+    };
+    g.start_deal(dealt, None);
+    let n = t.plan.n_givers as usize;
+    let (gifts, returns) = match s.phase {
+        Phase::Tribute => (t.step as usize, 0),
+        Phase::Return => (n, t.step as usize),
+        _ => (n, n),
+    };
+    let why = |e: Error| in_context(e, "the tribute does not follow from the previous finish and the hands");
+    for i in 0..gifts.min(2) {
+        if let Some(c) = t.gifts[i] {
+            g.apply(Action::Tribute(c)).map_err(why)?;
+        }
+    }
+    for j in 0..returns.min(2) {
+        if let Some(c) = t.returns[t.return_order[j] as usize & 1] {
+            g.apply(Action::Return(c)).map_err(why)?;
+        }
+    }
+    let hands = if s.phase == Phase::Play { start } else { s.hands };
+    if g.phase != s.phase || g.tribute != s.tribute || g.play.hands != hands || (s.phase != Phase::Play && g.play.current != s.current) {
+        return Err(bad("the tribute state does not follow from the previous finish and the hands"));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::combo::{Combo, Kind};
+
+    fn hands(t: [&str; 4]) -> [CardSet; 4] {
+        t.map(|x| CardSet::parse(x).unwrap())
+    }
+
+    fn play(g: &mut Game, cards: &str) {
+        let c = CardSet::parse(cards).unwrap();
+        let a = g.legal_actions(Mode::Pattern).into_iter().find(|a| matches!(a, Action::Play(m) if m.cards == c)).unwrap();
+        g.apply(a).unwrap();
+    }
+
+    #[test]
+    fn a_setup_rebuilds_the_game_it_came_from() {
+        let mut g = Game::new(Rules::default(), 9).unwrap();
+        for _ in 0..7 {
+            let a = g.legal_actions(Mode::Cards)[1];
+            g.apply(a).unwrap();
+        }
+        let h = Game::from_setup(g.rules, g.setup()).unwrap();
+        assert_eq!((h.play, h.played, h.dealt, h.tribute, h.lv, h.phase), (g.play, g.played, g.dealt, g.tribute, g.lv, g.phase));
+        assert_eq!(h.setup(), g.setup());
+    }
+
+    #[test]
+    fn refused_next_deals_and_plays_change_nothing() {
+        let rules = Rules { best_of: 3, max_deals: Some(1), ..Rules::default() };
+        let mut g = Game::with_hands(rules, 0, Some(hands(["Ks", "3s 3d", "As", "4s 4d"])), Some(0)).unwrap();
+        play(&mut g, "Ks");
+        g.apply(Action::Pass).unwrap();
+        play(&mut g, "As");
+        assert_eq!(g.phase, Phase::GameOver);
+        let before = g.clone();
+        let mut empty = hands(["3s", "3h", "4s", "5s"]);
+        empty[1] = CardSet::EMPTY;
+        for _ in 0..3 {
+            assert!(g.next_deal(Some(empty), None).is_err());
+            assert!(g.next_deal(None, Some(4)).is_err());
+            assert_eq!(g, before);
+        }
+        assert!(g.apply(Action::Pass).is_err());
+        assert_eq!(g, before);
+        g.next_deal(None, Some(1)).unwrap();
+        let before = g.clone();
+        let junk = Move { cards: CardSet(u128::MAX), combo: Combo { kind: Kind::Single, rank: 99, size: 1, suit: 77 }, wild: 9 };
+        for mv in [junk, Move { cards: CardSet::parse("3s").unwrap(), ..junk }] {
+            assert!(g.apply(Action::Play(mv)).is_err());
+            assert_eq!(g, before);
+        }
+        assert_eq!((g.game_number, g.deal_number, g.current_player()), (1, 0, Some(1)));
+    }
+
+    #[test]
+    fn a_full_a_failure_count_stops_the_next_deal() {
+        let rules = Rules { a_max_attempts: None, ..Rules::default() };
+        let lv = LevelState { levels: [RANK_A, 3], a_fails: [255, 0], declarer: Some(0) };
+        assert!(Game::with_setup(rules, 1, None, None, Some(lv)).is_err());
+        let almost = LevelState { a_fails: [254, 0], ..lv };
+        let mut g = Game::with_setup(rules, 1, Some(hands(["3s", "4s", "3d 3c", "5s"])), Some(0), Some(almost)).unwrap();
+        play(&mut g, "3s");
+        play(&mut g, "4s");
+        g.apply(Action::Pass).unwrap();
+        play(&mut g, "5s"); // 0, 1, 3, 2: team 0 first with its partner last fails at its A
+        assert_eq!((g.phase, g.lv.a_fails, g.lv.declarer), (Phase::DealOver, [255, 0], Some(0)));
+        let before = g.clone();
+        assert!(matches!(g.next_deal(None, None), Err(Error::InvalidState(_))));
+        assert_eq!(g, before);
     }
 }

@@ -83,7 +83,8 @@ impl PyGame {
         Ok(PyGame(Game::with_setup(rules, seed, hands, leader, setup)?))
     }
 
-    /// Rebuilds a seeded match from its actions (starting each next deal when one ends).
+    /// Rebuilds a seeded match from its actions (starting each next deal
+    /// when one ends); a `(seat, action)` pair must name the seat to act.
     #[staticmethod]
     #[pyo3(signature = (actions, *, seed = 0, rules = None))]
     fn replay(actions: &Bound<'_, PyAny>, seed: i128, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
@@ -92,15 +93,23 @@ impl PyGame {
         let mut g = Game::new(rules, seed)?;
         for (i, item) in actions.try_iter()?.enumerate() {
             let item = item?;
-            let a = match item.cast::<PyTuple>() {
-                Ok(t) if t.len() == 2 => t.get_item(1)?,
-                _ => item,
+            let (seat, a) = match item.cast::<PyTuple>() {
+                Ok(t) if t.len() == 2 => {
+                    let s = t.get_item(0)?;
+                    let seat = s.extract::<i64>().ok().filter(|_| !s.is_instance_of::<pyo3::types::PyBool>()).ok_or_else(|| {
+                        InvalidArgumentError::new_err(format!("action {i}: a (seat, action) pair starts with a seat 0..3, not {}", short_repr(&s)))
+                    })?;
+                    (Some(seat_arg(seat, &format!("action {i}: seat"))?), t.get_item(1)?)
+                }
+                _ => (None, item),
             };
-            if matches!(g.phase, Phase::DealOver | Phase::GameOver) {
-                g.next_deal(None, None)?;
-            }
+            g.continue_match().map_err(|e| IllegalMoveError::new_err(format!("action {i}: {e}")))?;
             let act = action_arg(&a, &g)?;
-            g.apply(act).map_err(|e| IllegalMoveError::new_err(format!("action {i}: {e}")))?;
+            match seat {
+                Some(s) => g.apply_as(s, act),
+                None => g.apply(act),
+            }
+            .map_err(|e| IllegalMoveError::new_err(format!("action {i}: {e}")))?;
         }
         Ok(PyGame(g))
     }
@@ -321,9 +330,9 @@ impl PyGame {
                 let lv = levels.map(|l| (l.levels[0], l.levels[1], l.a_fails[0], l.a_fails[1], l.declarer));
                 (0u8, *seed, h.map(|h| h.to_vec()), *leader, String::new(), lv).into_pyobject(py)?.into_any()
             }
-            Origin::Position(p) => {
-                (1u8, 0u64, None::<Vec<String>>, None::<u8>, p.clone(), None::<(u8, u8, u8, u8, Option<u8>)>).into_pyobject(py)?.into_any()
-            }
+            Origin::Setup(s) => (1u8, 0u64, None::<Vec<String>>, None::<u8>, crate::game::position::to_text(s), None::<(u8, u8, u8, u8, Option<u8>)>)
+                .into_pyobject(py)?
+                .into_any(),
         };
         let mut log = Vec::new();
         for e in &g.log {
@@ -361,48 +370,94 @@ pub(crate) fn log_entry<'py>(py: Python<'py>, a: &Action) -> PyResult<Bound<'py,
     })
 }
 
+/// What is wrong with a pickled Game.
+fn bad_pickle(what: impl std::fmt::Display) -> PyErr {
+    InvalidStateError::new_err(format!("bad Game pickle: {what}"))
+}
+
+/// Item `i` of a pickled tuple, converted.
+fn item<'py, T: for<'a> FromPyObject<'a, 'py>>(t: &Bound<'py, PyTuple>, i: usize, what: &str) -> PyResult<T> {
+    let x = t.get_item(i).map_err(|_| bad_pickle(format!("{what} is missing")))?;
+    x.extract().map_err(|_| bad_pickle(format!("{what} is {}", short_repr(&x))))
+}
+
+/// A repr of `x` cut to a readable length.
+fn short_repr(x: &Bound<'_, PyAny>) -> String {
+    let r = x.repr().map(|r| r.to_string()).unwrap_or_else(|_| "an object without repr".into());
+    match r.char_indices().nth(60) {
+        Some((cut, _)) => format!("{}…", &r[..cut]),
+        None => r,
+    }
+}
+
+fn pickled_hands(h: Option<Vec<String>>) -> PyResult<Option<[CardSet; 4]>> {
+    let Some(v) = h else { return Ok(None) };
+    let [a, b, c, d] = &v[..] else { return Err(bad_pickle(format!("{} hands instead of 4", v.len()))) };
+    Ok(Some([CardSet::parse(a)?, CardSet::parse(b)?, CardSet::parse(c)?, CardSet::parse(d)?]))
+}
+
+/// One entry of a pickled log.
 pub(crate) fn parse_log_entry(e: &Bound<'_, PyAny>) -> PyResult<LogEntry> {
-    let t = e.cast::<PyTuple>()?;
-    let tag: String = t.get_item(0)?.extract()?;
+    let t = e.cast::<PyTuple>().map_err(|_| bad_pickle(format!("log entry {} is not a tuple", short_repr(e))))?;
+    let tag: String = item(t, 0, "log entry tag")?;
+    let len = match tag.as_str() {
+        "play" => 6,
+        "pass" => 1,
+        "tribute" | "return" => 2,
+        "next" => 3,
+        x => return Err(bad_pickle(format!("unknown log entry {x:?}"))),
+    };
+    if t.len() != len {
+        return Err(bad_pickle(format!("a {tag:?} log entry has {len} items, not {}", t.len())));
+    }
+    let card = |i| -> PyResult<Card> { Ok(Card::from_index(item::<usize>(t, i, "card index")?)?) };
     Ok(match tag.as_str() {
         "play" => {
-            let cards = CardSet::parse(&t.get_item(1)?.extract::<String>()?)?;
-            let kind = crate::movegen::combo::Kind::from_code(t.get_item(2)?.extract()?).ok_or_else(|| InvalidStateError::new_err("bad kind"))?;
+            let cards = CardSet::parse(&item::<String>(t, 1, "played cards")?)?;
+            let code: u8 = item(t, 2, "kind code")?;
+            let kind = crate::movegen::combo::Kind::from_code(code).ok_or_else(|| bad_pickle(format!("kind code {code} is unknown")))?;
             let combo =
-                crate::movegen::combo::Combo { kind, rank: t.get_item(3)?.extract()?, size: cards.len() as u8, suit: t.get_item(4)?.extract()? };
-            LogEntry::Act(Action::Play(crate::movegen::Move { cards, combo, wild: t.get_item(5)?.extract()? }))
+                crate::movegen::combo::Combo { kind, rank: item(t, 3, "rank code")?, size: cards.len() as u8, suit: item(t, 4, "suit code")? };
+            LogEntry::Act(Action::Play(crate::movegen::Move { cards, combo, wild: item(t, 5, "wildcard count")? }))
         }
         "pass" => LogEntry::Act(Action::Pass),
-        "tribute" => LogEntry::Act(Action::Tribute(Card::from_index(t.get_item(1)?.extract()?)?)),
-        "return" => LogEntry::Act(Action::Return(Card::from_index(t.get_item(1)?.extract()?)?)),
-        "next" => {
-            let h: Option<Vec<String>> = t.get_item(1)?.extract()?;
-            let hands = match h {
-                None => None,
-                Some(v) => Some([CardSet::parse(&v[0])?, CardSet::parse(&v[1])?, CardSet::parse(&v[2])?, CardSet::parse(&v[3])?]),
-            };
-            LogEntry::NextDeal(hands, t.get_item(2)?.extract()?)
-        }
-        x => return Err(InvalidStateError::new_err(format!("bad log entry {x:?}"))),
+        "tribute" => LogEntry::Act(Action::Tribute(card(1)?)),
+        "return" => LogEntry::Act(Action::Return(card(1)?)),
+        _ => LogEntry::NextDeal(pickled_hands(item(t, 1, "next deal hands")?)?, item(t, 2, "next deal leader")?),
     })
 }
 
-/// Unpickles a Game (used by `Game.__reduce__`).
+/// Unpickles a Game (used by `Game.__reduce__`): `(rules, origin, log)`,
+/// every part checked.
 #[pyfunction]
-pub(crate) fn _rebuild_game(rules: PyRef<'_, PyRules>, origin: &Bound<'_, PyTuple>, log: &Bound<'_, PyList>) -> PyResult<PyGame> {
-    let tag: u8 = origin.get_item(0)?.extract()?;
-    let origin = if tag == 0 {
-        let h: Option<Vec<String>> = origin.get_item(2)?.extract()?;
-        let hands = match h {
-            None => None,
-            Some(v) => Some([CardSet::parse(&v[0])?, CardSet::parse(&v[1])?, CardSet::parse(&v[2])?, CardSet::parse(&v[3])?]),
-        };
-        let lv: Option<(u8, u8, u8, u8, Option<u8>)> = origin.get_item(5)?.extract()?;
-        let levels = lv.map(|(a, b, fa, fb, d)| LevelState { levels: [a, b], a_fails: [fa, fb], declarer: d });
-        Origin::Seed { seed: origin.get_item(1)?.extract()?, hands, leader: origin.get_item(3)?.extract()?, levels }
-    } else {
-        Origin::Position(origin.get_item(4)?.extract()?)
+#[pyo3(signature = (*args))]
+pub(crate) fn _rebuild_game(args: &Bound<'_, PyTuple>) -> PyResult<PyGame> {
+    if args.len() != 3 {
+        return Err(bad_pickle(format!("{} arguments instead of (rules, origin, log)", args.len())));
+    }
+    let rules = args.get_item(0)?;
+    let rules = rules.cast::<PyRules>().map_err(|_| bad_pickle(format!("rules {} is not a Rules", short_repr(&rules))))?.borrow().0;
+    let origin = args.get_item(1)?;
+    let origin = origin.cast::<PyTuple>().map_err(|_| bad_pickle(format!("origin {} is not a tuple", short_repr(&origin))))?;
+    if origin.len() != 6 {
+        return Err(bad_pickle(format!("origin has {} items, not 6", origin.len())));
+    }
+    let origin = match item::<u8>(origin, 0, "origin tag")? {
+        0 => {
+            let lv: Option<(u8, u8, u8, u8, Option<u8>)> = item(origin, 5, "origin levels")?;
+            let levels = lv.map(|(a, b, fa, fb, d)| LevelState { levels: [a, b], a_fails: [fa, fb], declarer: d });
+            Origin::Seed {
+                seed: item(origin, 1, "origin seed")?,
+                hands: pickled_hands(item(origin, 2, "origin hands")?)?,
+                leader: item(origin, 3, "origin leader")?,
+                levels,
+            }
+        }
+        1 => Origin::Setup(Box::new(crate::game::position::parse(&item::<String>(origin, 4, "origin position")?)?)),
+        x => return Err(bad_pickle(format!("origin tag {x} is not 0 or 1"))),
     };
+    let log = args.get_item(2)?;
+    let log = log.cast::<PyList>().map_err(|_| bad_pickle(format!("log {} is not a list", short_repr(&log))))?;
     let entries: Vec<LogEntry> = log.iter().map(|e| parse_log_entry(&e)).collect::<PyResult<_>>()?;
-    Ok(PyGame(Game::rebuild(rules.0, &origin, &entries)?))
+    Ok(PyGame(Game::rebuild(rules, &origin, &entries)?))
 }

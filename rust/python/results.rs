@@ -59,7 +59,7 @@ pub(crate) fn settle_deal<'py>(
         return Err(InvalidStateError::new_err("declarer must be team 0, 1 or None"));
     }
     let st = LevelState { levels: lv, a_fails: [a_fails.0, a_fails.1], declarer };
-    settlement_dict(py, &st.settle(finish, &rules))
+    settlement_dict(py, &st.settle(finish, &rules)?)
 }
 
 pub(crate) fn hands_arg(obj: &Bound<'_, PyAny>) -> PyResult<[CardSet; 4]> {
