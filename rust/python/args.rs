@@ -438,3 +438,21 @@ pub(crate) fn cards_text_error(e: crate::error::Error, text: &str) -> PyErr {
         _ => crate::error::Error::InvalidCard(msg),
     })
 }
+
+/// The policy names `Policy::from_name` knows, for messages.
+pub(crate) const POLICY_NAMES: &str = "'random', 'greedy', 'mc', 'mc:N', 'mc-random' or 'mc-random:N'";
+
+/// A built-in policy by name.
+pub(crate) fn policy_arg(v: impl StrLike, what: &str) -> PyResult<crate::search::policy::Policy> {
+    name_arg(v, what, &format!("a policy name ({POLICY_NAMES})"), crate::search::policy::Policy::from_name)
+}
+
+/// One policy name for all seats, or any sequence of four (one per seat).
+#[allow(dead_code)] // for the search bindings
+pub(crate) fn seat_policies_arg(obj: &Bound<'_, PyAny>) -> PyResult<[crate::search::policy::Policy; 4]> {
+    if obj.is_instance_of::<PyString>() {
+        return Ok([policy_arg(obj, "policy")?; 4]);
+    }
+    let v = items_arg(obj, 4, "policy", "a policy name or four names, one per seat")?;
+    Ok([policy_arg(&v[0], "policy[0]")?, policy_arg(&v[1], "policy[1]")?, policy_arg(&v[2], "policy[2]")?, policy_arg(&v[3], "policy[3]")?])
+}

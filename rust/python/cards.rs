@@ -538,3 +538,13 @@ pub(crate) fn deal(seed: &Bound<'_, PyAny>) -> PyResult<Vec<PyHand>> {
     let seed = seed_arg(seed)?;
     Ok(crate::cards::deck::deal(&mut crate::rng::Rng::new(seed)).into_iter().map(PyHand).collect())
 }
+
+/// The 15 ranks from weakest to strongest at `level` for singles, pairs,
+/// triples, full houses and bombs (§2: the level rank ranks above A).
+#[pyfunction]
+pub(crate) fn _rank_order(level: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
+    let l = level_arg(level)?;
+    let mut ranks: Vec<u8> = (0..15).collect();
+    ranks.sort_by_key(|&r| rank_value(r, l));
+    Ok(ranks.into_iter().map(card::rank_text).collect())
+}

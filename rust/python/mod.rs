@@ -12,7 +12,7 @@ mod results;
 mod rules;
 mod search;
 
-use crate::cards::card::Card;
+use crate::cards::card::{self, Card};
 use crate::error::Error;
 use crate::movegen::combo::KINDS;
 use crate::movegen::Mode;
@@ -69,6 +69,13 @@ impl From<Error> for PyErr {
     }
 }
 
+/// The name of a built-in policy as the engine writes it (`mc` is `mc:200`);
+/// an unknown name raises `InvalidArgumentError`.
+#[pyfunction]
+fn _check_policy(name: &Bound<'_, PyAny>) -> PyResult<String> {
+    Ok(policy_arg(name, "policy")?.name())
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -82,6 +89,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(legal_moves_batch, m)?)?;
     m.add_function(wrap_pyfunction!(count_moves, m)?)?;
     m.add_function(wrap_pyfunction!(deal, m)?)?;
+    m.add_function(wrap_pyfunction!(_rank_order, m)?)?;
+    m.add_function(wrap_pyfunction!(_check_policy, m)?)?;
+    m.add("_RANKS", PyTuple::new(py, (0..15u8).map(card::rank_text))?)?;
     m.add_class::<PyRules>()?;
     m.add_class::<PyPass>()?;
     m.add_class::<PyTribute>()?;
