@@ -13,8 +13,9 @@ drawn from small values and non-integers only: huge counts are pinned by
 their own tests. The default run is derandomized (the same calls every
 time); ``-m slow`` runs more examples.
 
-``GF_FUZZ_REPORT=path python -m pytest tests/test_fuzz_api.py`` writes how
-many calls of each entry point raised which exception type.
+``GF_FUZZ_REPORT=path python -m pytest tests/test_fuzz_api.py`` runs every
+example without stopping at the first escape and writes how many calls of
+each entry point raised which exception type.
 """
 
 from __future__ import annotations
@@ -371,9 +372,13 @@ def _params(slow: bool) -> list[Any]:
     return out
 
 
+#: Counting mode: record every outcome and fail nothing (the xfail marks then report XPASS).
+REPORT = os.environ.get("GF_FUZZ_REPORT")
+
+
 def _check(spec: Spec, data: st.DataObject) -> None:
     e = _call(spec, data)
-    if e is not None:
+    if e is not None and not REPORT:
         raise AssertionError(f"{spec.name} let {type(e).__name__} escape: {str(e)[:200]}") from e
 
 
@@ -404,7 +409,6 @@ def test_every_public_name_is_fuzzed() -> None:
 
 
 def teardown_module() -> None:
-    path = os.environ.get("GF_FUZZ_REPORT")
-    if path:
-        with open(path, "w") as f:
+    if REPORT:
+        with open(REPORT, "w") as f:
             json.dump({k: dict(v) for k, v in sorted(OUTCOMES.items())}, f, indent=1)

@@ -33,7 +33,8 @@ fn upgrade_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(i128, i128)>> {
 #[pymethods]
 impl PyRules {
     /// Keywords left out keep the default rule; `None` means "no limit" /
-    /// "any card" for `a_max_attempts`, `return_max_rank` and `max_deals`.
+    /// "any card" for `a_max_attempts`, `return_max_rank` and `max_deals`,
+    /// and the default for `upgrade` and `a_fail_reset`.
     #[new]
     #[pyo3(signature = (*, upgrade = LEFT_OUT, a_pass = LEFT_OUT, a_max_attempts = LEFT_OUT, a_fail_reset = LEFT_OUT,
         return_max_rank = LEFT_OUT, joker_pair_in_full_house = LEFT_OUT, best_of = LEFT_OUT, max_deals = LEFT_OUT, sudden_death = LEFT_OUT))]
@@ -55,10 +56,10 @@ impl PyRules {
             a.or(None, |o| if o.is_none() { Ok(Some(None)) } else { int_arg(o, what, i128::MIN, i128::MAX, expected).map(|v| Some(Some(v))) })
         };
         let opts = RuleOptions {
-            upgrade: upgrade.or(None, |o| upgrade_arg(o).map(Some))?,
+            upgrade: upgrade.or(None, |o| if o.is_none() { Ok(None) } else { upgrade_arg(o).map(Some) })?,
             a_pass: a_pass.or(None, |o| name_arg(o, "a_pass", "'partner_not_last' or 'double_down'", APass::from_name).map(Some)).map_err(e)?,
             a_max_attempts: opt_int(&a_max_attempts, "a_max_attempts", "1..255 or None").map_err(e)?,
-            a_fail_reset: a_fail_reset.or(None, |o| rank_arg(o, "a_fail_reset").map(Some)).map_err(e)?,
+            a_fail_reset: a_fail_reset.or(None, |o| opt_rank_arg(Some(o), "a_fail_reset")).map_err(e)?,
             return_max_rank: return_max_rank.or(None, |o| opt_rank_arg(Some(o), "return_max_rank").map(Some)).map_err(e)?,
             joker_pair_in_full_house: joker_pair_in_full_house.or(None, |o| flag_arg(o, "joker_pair_in_full_house").map(Some)).map_err(e)?,
             best_of: best_of.or(None, |o| int_arg(o, "best_of", i128::MIN, i128::MAX, "an odd number of games").map(Some)).map_err(e)?,
