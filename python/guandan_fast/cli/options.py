@@ -91,9 +91,9 @@ def seed_int(text: str) -> int:
 
 
 def _int(text: str) -> int:
+    if len(text) > 100:
+        raise argparse.ArgumentTypeError(f"a number of {len(text)} characters is out of range")
     try:
-        if len(text) > 100:
-            raise ValueError
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}") from None
