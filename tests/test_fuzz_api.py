@@ -386,7 +386,7 @@ def _check(spec: Spec, data: st.DataObject) -> None:
 # re-run hundreds of calls for the entry points still marked xfail).
 FAST = settings(max_examples=40, derandomize=True, deadline=None, database=None, phases=(Phase.explicit, Phase.generate),
                 suppress_health_check=list(HealthCheck))
-SLOW = settings(FAST, max_examples=300)
+SLOW = settings(FAST, max_examples=120)
 
 
 @pytest.mark.parametrize("spec", _params(slow=False))

@@ -92,7 +92,7 @@ pub(crate) fn action_arg(obj: &Bound<'_, PyAny>, g: &Game) -> PyResult<Action> {
         return Ok(Action::Pass);
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        if str_text(&s)?.eq_ignore_ascii_case("pass") {
+        if str_text(s)?.eq_ignore_ascii_case("pass") {
             return Ok(Action::Pass);
         }
     }

@@ -244,7 +244,7 @@ pub(crate) fn mode_or(arg: &Arg<'_>, default: Mode) -> PyResult<Mode> {
 pub(crate) fn rank_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u8> {
     let expected = "a rank such as '2', 'T' or 'A', or 2..14 (A = 14)";
     if let Ok(s) = obj.cast::<PyString>() {
-        let text = str_text(&s)?;
+        let text = str_text(s)?;
         return card::parse_level(&text).map_err(|_| InvalidLevelError::new_err(format!("{what} must be {expected}, not {}", clip(&text))));
     }
     match (&obj).int_value() {
@@ -272,7 +272,7 @@ pub(crate) fn card_arg(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
         return Ok(c.get().0);
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        let text = str_text(&s)?;
+        let text = str_text(s)?;
         return Card::parse(&text).map_err(|_| InvalidCardError::new_err(format!("{} is not a card (like 'Ah', '10s', 'BJ', 'RJ')", clip(&text))));
     }
     Err(InvalidCardError::new_err(format!("a card must be a Card or card text such as 'Ah', not {}", describe(obj))))
@@ -287,7 +287,7 @@ pub(crate) fn cards_arg(obj: &Bound<'_, PyAny>) -> PyResult<CardSet> {
         return Ok(c.get().mv.cards);
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        let text = str_text(&s)?;
+        let text = str_text(s)?;
         return CardSet::parse(&text).map_err(|e| cards_text_error(e, &text));
     }
     if let Ok(c) = obj.cast::<PyCard>() {

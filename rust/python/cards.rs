@@ -74,8 +74,8 @@ impl PyCard {
 /// Parses whitespace- or comma-separated card text into a list of Cards.
 #[pyfunction]
 pub(crate) fn parse_cards(text: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
-    let s = text.cast::<PyString>().map_err(|_| InvalidCardError::new_err(format!("text must be card text (a str), not {}", describe(text))))?;
-    let s = str_text(&s)?;
+    let st = text.cast::<PyString>().map_err(|_| InvalidCardError::new_err(format!("text must be card text (a str), not {}", describe(text))))?;
+    let s = str_text(st)?;
     Ok(card::parse_card_list(&s).map_err(|e| cards_text_error(e, &s))?.into_iter().map(PyCard).collect())
 }
 
