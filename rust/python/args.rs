@@ -109,7 +109,8 @@ impl IntLike for &Bound<'_, PyAny> {
         if self.is_instance_of::<PyBool>() || self.is_instance_of::<PyFloat>() {
             return None;
         }
-        self.extract::<i128>().ok()
+        // i64 first: the 128-bit conversion is slower under the stable ABI.
+        self.extract::<i64>().map(i128::from).or_else(|_| self.extract::<i128>()).ok()
     }
     fn shown(&self) -> String {
         describe(self)

@@ -109,9 +109,11 @@ impl PyHand {
             items
                 .iter()
                 .enumerate()
-                .map(|(i, x)| int_arg(x, &format!("counts[{i}]"), 0, 255, "a count 0..2").map(|n| n as u8))
-                .collect::<PyResult<_>>()
-                .map_err(|e| InvalidCardError::new_err(e.value(counts.py()).to_string()))?
+                .map(|(i, x)| match x.int_value() {
+                    Some(n) if (0..=255).contains(&n) => Ok(n as u8),
+                    _ => Err(InvalidCardError::new_err(format!("counts[{i}] must be a count 0..2, not {}", describe(x)))),
+                })
+                .collect::<PyResult<_>>()?
         };
         Ok(PyHand(CardSet::from_counts(&v)?))
     }
