@@ -207,6 +207,7 @@ impl PyCombo {
     /// left out when the cards allow only one declaration.
     #[new]
     #[pyo3(signature = (cards, kind = None, rank = None, *, level, joker_pair_in_full_house = LEFT_OUT))]
+    #[pyo3(text_signature = "(cards, kind=None, rank=None, *, level, joker_pair_in_full_house=True)")]
     fn new(
         cards: &Bound<'_, PyAny>,
         kind: Option<&Bound<'_, PyAny>>,
@@ -364,6 +365,7 @@ impl PyCombo {
 /// Every declaration the whole of `cards` can be played as at `level`.
 #[pyfunction]
 #[pyo3(signature = (cards, level, *, joker_pair_in_full_house = LEFT_OUT))]
+#[pyo3(text_signature = "(cards, level, *, joker_pair_in_full_house=True)")]
 pub(crate) fn classify(cards: &Bound<'_, PyAny>, level: &Bound<'_, PyAny>, joker_pair_in_full_house: Arg<'_>) -> PyResult<Vec<PyCombo>> {
     let l = level_arg(level)?;
     let set = cards_arg(cards)?;
@@ -401,6 +403,7 @@ fn with_moves<R>(
 /// Every legal play from `hand` at `level` against `top` (None: leading).
 #[pyfunction]
 #[pyo3(signature = (hand, level, top = None, *, mode = LEFT_OUT, joker_pair_in_full_house = LEFT_OUT))]
+#[pyo3(text_signature = "(hand, level, top=None, *, mode='cards', joker_pair_in_full_house=True)")]
 pub(crate) fn legal_moves(
     hand: &Bound<'_, PyAny>,
     level: &Bound<'_, PyAny>,
@@ -470,6 +473,7 @@ fn batch_out_arg<'py>(out: &Bound<'py, PyAny>) -> PyResult<Bound<'py, numpy::PyA
 /// `offsets` (rows of hand `i` are `offsets[i]:offsets[i+1]`); parallel, without the GIL.
 #[pyfunction]
 #[pyo3(signature = (hands, level, top = None, *, mode = LEFT_OUT, threads = LEFT_OUT, out = None, joker_pair_in_full_house = LEFT_OUT))]
+#[pyo3(text_signature = "(hands, level, top=None, *, mode='cards', threads=0, out=None, joker_pair_in_full_house=True)")]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn legal_moves_batch<'py>(
     py: Python<'py>,
@@ -510,6 +514,7 @@ pub(crate) fn legal_moves_batch<'py>(
 /// The legal plays as numpy arrays (no Python object per move).
 #[pyfunction]
 #[pyo3(signature = (hand, level, top = None, *, mode = LEFT_OUT, joker_pair_in_full_house = LEFT_OUT))]
+#[pyo3(text_signature = "(hand, level, top=None, *, mode='cards', joker_pair_in_full_house=True)")]
 pub(crate) fn legal_moves_array<'py>(
     py: Python<'py>,
     hand: &Bound<'py, PyAny>,
@@ -524,6 +529,7 @@ pub(crate) fn legal_moves_array<'py>(
 /// Number of legal plays (no objects built).
 #[pyfunction]
 #[pyo3(signature = (hand, level, top = None, *, mode = LEFT_OUT, joker_pair_in_full_house = LEFT_OUT))]
+#[pyo3(text_signature = "(hand, level, top=None, *, mode='cards', joker_pair_in_full_house=True)")]
 pub(crate) fn count_moves(
     hand: &Bound<'_, PyAny>,
     level: &Bound<'_, PyAny>,

@@ -38,6 +38,9 @@ impl PyRules {
     #[new]
     #[pyo3(signature = (*, upgrade = LEFT_OUT, a_pass = LEFT_OUT, a_max_attempts = LEFT_OUT, a_fail_reset = LEFT_OUT,
         return_max_rank = LEFT_OUT, joker_pair_in_full_house = LEFT_OUT, best_of = LEFT_OUT, max_deals = LEFT_OUT, sudden_death = LEFT_OUT))]
+    #[pyo3(
+        text_signature = "(*, upgrade=None, a_pass='partner_not_last', a_max_attempts=3, a_fail_reset='2', return_max_rank='T', joker_pair_in_full_house=True, best_of=1, max_deals=None, sudden_death=False)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
