@@ -247,6 +247,23 @@ def test_match_actions() -> None:
         ["play", "--bots", "genius"],
         ["play", "--delay", "-1"],
         ["bench", "--threads", "-1"],
+        # every numeric option has a range: none reaches the engine as a number it cannot hold
+        ["eval", "--playouts", "9223372036854775808"],
+        ["eval", "--playouts", "-1"],
+        ["eval", "--threads", "257"],
+        ["eval", "--top", "1" * 5000],
+        ["eval", "--leader", "9" * 100_000],
+        ["eval", "--seed", "18446744073709551616"],
+        ["simulate", "--n", "18446744073709551616"],
+        ["simulate", "--threads", "9223372036854775808"],
+        ["rules", "--best-of", "9223372036854775809"],
+        ["rules", "--max-deals", "4294967296"],
+        ["rules", "--a-max-attempts", "256"],
+        ["play", "--delay", "inf"],
+        ["play", "--delay", "nan"],
+        ["play", "--seat", "2.5"],
+        ["demo", "--seat", "-1"],
+        ["bench", "--threads", "2.0"],
     ],
 )
 def test_bad_arguments_exit_2_with_one_error_line(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:

@@ -37,6 +37,9 @@ __all__ = [
     "tribute_plan",
     "return_options",
     "simulate",
+    "_RANKS",
+    "_check_policy",
+    "_rank_order",
     "_rebuild_game",
     "_rebuild_observation",
     "PASS",
@@ -211,7 +214,7 @@ class Card:
     def __new__(cls, text: _CardLike) -> Card: ...
     @staticmethod
     def from_index(index: int) -> Card:
-        """The card with face index `index` (0..54)."""
+        """The card with face index `index` (0..53)."""
     @property
     def index(self) -> int:
         """Face index in the documented 54-card order."""
@@ -242,7 +245,8 @@ class Hand:
     def __new__(cls, cards: _Cards | None = ...) -> Hand: ...
     @staticmethod
     def from_counts(counts: Sequence[int] | NDArray[np.integer[Any]]) -> Hand:
-        """A hand from 54 counts in face-index order (a list or a numpy array)."""
+        """A hand from 54 counts 0..2 in face-index order: any sequence of ints,
+        or a 1-D integer numpy array of any memory layout."""
     def __len__(self) -> int: ...
     def __contains__(self, item: _Cards, /) -> bool: ...
     def __iter__(self) -> Iterator[Card]: ...
@@ -279,6 +283,9 @@ class Combo:
         level: _Level,
         joker_pair_in_full_house: bool = ...,
     ) -> Combo: ...
+    @property
+    def label(self) -> str:
+        """The declaration as text, like `Pair(7)`, `Bomb(7x5)` or `StraightFlush(5h)`."""
     @property
     def kind(self) -> _KindName:
         """Kind name: Single, Pair, Triple, FullHouse, Straight, Tube, Plate, Bomb, StraightFlush, JokerBomb."""
@@ -367,6 +374,17 @@ def count_moves(
 
 def deal(seed: int) -> list[Hand]:
     """The four 27-card hands of a seeded shuffle (stable across versions)."""
+
+#: The 15 rank texts by rank code: 2..9, T, J, Q, K, A, BJ, RJ.
+_RANKS: Final[tuple[str, ...]]
+
+def _rank_order(level: _Level) -> list[str]:
+    """The 15 ranks from weakest to strongest at `level` for singles, pairs,
+    triples, full houses and bombs (§2: the level rank ranks above A)."""
+
+def _check_policy(name: str) -> str:
+    """The name of a built-in policy as the engine writes it (`mc` is `mc:200`);
+    an unknown name raises `InvalidArgumentError`."""
 
 # ---------------------------------------------------------------- rules
 
@@ -462,8 +480,8 @@ class Return:
 def settle_deal(
     finish_order: Sequence[int],
     *,
-    levels: tuple[_Level, _Level] | None = ...,
-    a_fails: tuple[int, int] = ...,
+    levels: Sequence[_Level] | None = ...,
+    a_fails: Sequence[int] | None = ...,
     declarer: int | None = ...,
     rules: Rules | None = ...,
 ) -> _Settlement:

@@ -152,7 +152,7 @@ from typing import Any, Collection, List, Mapping, Sequence, Tuple
 import numpy as np
 import numpy.typing as npt
 
-from guandan_fast._core import KINDS, Combo, Hand, Observation, Pass
+from guandan_fast._core import _RANKS, KINDS, Combo, Hand, InvalidArgumentError, Observation, Pass
 
 _F32 = npt.NDArray[np.float32]
 
@@ -170,7 +170,6 @@ __all__ = [
 
 NUM_FACES = 54
 NUM_RANKS = 13
-_RANK_TEXT = "23456789TJQKA"
 
 # ------------------------------------------------------------------ layouts
 
@@ -246,15 +245,20 @@ def field(vector: npt.ArrayLike, name: str, layout: Mapping[str, slice] = OBSERV
 
     `layout` is `OBSERVATION_LAYOUT` (default) or `DANZERO_LAYOUT`.
     """
-    v = np.asarray(vector)
+    if not isinstance(layout, Mapping) or not layout or not all(isinstance(x, slice) for x in layout.values()):
+        raise InvalidArgumentError("layout must be OBSERVATION_LAYOUT or DANZERO_LAYOUT (a mapping of field names to slices)")
+    if not isinstance(name, str) or name not in layout:
+        shown = repr(name)[:40] if isinstance(name, str) else type(name).__name__
+        raise InvalidArgumentError(f"no field {shown}; fields: {', '.join(layout)}")
+    sl = layout[name]
     try:
-        sl = layout[name]
-    except KeyError:
-        raise KeyError(f"no field {name!r}; fields: {', '.join(layout)}") from None
+        v = np.asarray(vector)
+    except (ValueError, TypeError):
+        raise InvalidArgumentError(f"vector must be an array of encoded values, not {type(vector).__name__}") from None
     size = max(s.stop for s in layout.values())
     if v.ndim == 0 or v.shape[-1] != size:
         what = "DANZERO_LAYOUT" if size == DANZERO_STATE_SIZE else "this layout"
-        raise ValueError(
+        raise InvalidArgumentError(
             f"expected a vector of {size} values for {what}, got shape {v.shape}"
             + ("; pass layout=DANZERO_LAYOUT for danzero_state vectors" if v.ndim and v.shape[-1] == DANZERO_STATE_SIZE else "")
         )
@@ -264,11 +268,15 @@ def field(vector: npt.ArrayLike, name: str, layout: Mapping[str, slice] = OBSERV
 # ------------------------------------------------------------------ helpers
 
 def _rank_index(text: str) -> int:
-    """Index 0..12 of a level given as text (2..9, T or 10, J, Q, K, A)."""
-    t = str(text).upper()
-    if t == "10":
-        t = "T"
-    return _RANK_TEXT.index(t)
+    """Index 0..12 of a level as the engine writes it (2..9, T, J, Q, K, A)."""
+    return _RANKS.index(text)
+
+
+def _observation(obs: object) -> Observation:
+    """`obs` if it is an `Observation`, else `InvalidArgumentError`."""
+    if not isinstance(obs, Observation):
+        raise InvalidArgumentError(f"obs must be an Observation (game.observation(seat)), not {type(obs).__name__}")
+    return obs
 
 
 def _counts(hand: Hand) -> _F32:
@@ -294,6 +302,7 @@ def encode_observation(obs: Observation) -> _F32:
     See the module docstring (or docs/encodings.md) for the layout; seats are
     relative to ``obs.seat``: self, next, partner, prev.
     """
+    obs = _observation(obs)
     out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
     L = OBSERVATION_LAYOUT
     seat = obs.seat
@@ -409,6 +418,7 @@ def danzero_state(obs: Observation) -> _F32:
     See the module docstring (or docs/encodings.md) for what each field means
     and the public DanZero code it was established from.
     """
+    obs = _observation(obs)
     seat = obs.seat
     team = seat % 2
     down, partner, up = (seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4

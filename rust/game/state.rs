@@ -418,6 +418,9 @@ impl Game {
     fn give_return(&mut self, card: Card) -> Result<()> {
         let seat = self.play.current;
         let opts = tribute::return_options(self.play.hands[seat as usize], self.play.level, &self.rules);
+        if self.play.hands[seat as usize].count(card) == 0 {
+            return Err(Error::CardsNotInHand(format!("seat {seat} cannot return {card}: it is not in its hand")));
+        }
         if !opts.contains(&card) {
             let limit =
                 self.rules.return_max_rank.map_or("any card".to_string(), |r| format!("a card of 2..{} that is not a level card", rank_text(r)));

@@ -25,6 +25,17 @@ pub enum Mode {
     Pattern,
 }
 
+impl Mode {
+    /// The mode named `cards` or `pattern`.
+    pub fn from_name(name: &str) -> Option<Mode> {
+        match name {
+            "cards" => Some(Mode::Cards),
+            "pattern" => Some(Mode::Pattern),
+            _ => None,
+        }
+    }
+}
+
 /// Rule options that change which combinations exist.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct ComboRules {

@@ -26,51 +26,44 @@ impl PyPass {
     }
 }
 
-/// Paying `card` as tribute (进贡).
-#[pyclass(module = "guandan_fast._core", name = "Tribute", frozen, eq, hash)]
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct PyTribute(pub Card);
+/// A card-carrying action class: `$py_name(card)` wrapping one `Card`.
+macro_rules! card_action {
+    ($(#[$doc:meta])* $ty:ident, $py_name:literal) => {
+        $(#[$doc])*
+        #[pyclass(module = "guandan_fast._core", name = $py_name, frozen, eq, hash)]
+        #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+        pub struct $ty(pub Card);
 
-#[pymethods]
-impl PyTribute {
-    #[new]
-    fn new(card: &Bound<'_, PyAny>) -> PyResult<Self> {
-        Ok(PyTribute(card_arg(card)?))
-    }
-    #[getter]
-    fn card(&self) -> PyCard {
-        PyCard(self.0)
-    }
-    fn __repr__(&self) -> String {
-        format!("Tribute('{}')", self.0)
-    }
-    fn __getnewargs__(&self) -> (String,) {
-        (self.0.to_string(),)
-    }
+        #[pymethods]
+        impl $ty {
+            #[new]
+            fn new(card: &Bound<'_, PyAny>) -> PyResult<Self> {
+                Ok($ty(card_arg(card)?))
+            }
+            #[getter]
+            fn card(&self) -> PyCard {
+                PyCard(self.0)
+            }
+            fn __repr__(&self) -> String {
+                format!(concat!($py_name, "('{}')"), self.0)
+            }
+            fn __getnewargs__(&self) -> (String,) {
+                (self.0.to_string(),)
+            }
+        }
+    };
 }
 
-/// Returning `card` to the tribute giver (还贡).
-#[pyclass(module = "guandan_fast._core", name = "Return", frozen, eq, hash)]
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct PyReturn(pub Card);
-
-#[pymethods]
-impl PyReturn {
-    #[new]
-    fn new(card: &Bound<'_, PyAny>) -> PyResult<Self> {
-        Ok(PyReturn(card_arg(card)?))
-    }
-    #[getter]
-    fn card(&self) -> PyCard {
-        PyCard(self.0)
-    }
-    fn __repr__(&self) -> String {
-        format!("Return('{}')", self.0)
-    }
-    fn __getnewargs__(&self) -> (String,) {
-        (self.0.to_string(),)
-    }
-}
+card_action!(
+    /// Paying `card` as tribute (进贡).
+    PyTribute,
+    "Tribute"
+);
+card_action!(
+    /// Returning `card` to the tribute giver (还贡).
+    PyReturn,
+    "Return"
+);
 
 pub(crate) fn action_to_py<'py>(py: Python<'py>, a: Action, level: u8) -> PyResult<Bound<'py, PyAny>> {
     Ok(match a {
@@ -84,7 +77,8 @@ pub(crate) fn action_to_py<'py>(py: Python<'py>, a: Action, level: u8) -> PyResu
 /// An action from Python: a Combo, PASS (or None / "pass"), Tribute, Return,
 /// or in the tribute and return phases a bare card.
 pub(crate) fn action_arg(obj: &Bound<'_, PyAny>, g: &Game) -> PyResult<Action> {
-    if let Ok(c) = obj.extract::<PyRef<'_, PyCombo>>() {
+    if let Ok(c) = obj.cast::<PyCombo>() {
+        let c = c.get();
         if c.level != g.play.level {
             return Err(IllegalMoveError::new_err(format!(
                 "the play was declared at level {} but this deal is played at {}",
@@ -94,26 +88,26 @@ pub(crate) fn action_arg(obj: &Bound<'_, PyAny>, g: &Game) -> PyResult<Action> {
         }
         return Ok(Action::Play(c.mv));
     }
-    if obj.extract::<PyRef<'_, PyPass>>().is_ok() || obj.is_none() {
+    if obj.is_instance_of::<PyPass>() || obj.is_none() {
         return Ok(Action::Pass);
     }
-    if let Ok(s) = obj.extract::<String>() {
-        if s.eq_ignore_ascii_case("pass") {
+    if let Ok(s) = obj.cast::<PyString>() {
+        if str_text(s)?.eq_ignore_ascii_case("pass") {
             return Ok(Action::Pass);
         }
     }
-    if let Ok(t) = obj.extract::<PyRef<'_, PyTribute>>() {
-        return Ok(Action::Tribute(t.0));
+    if let Ok(t) = obj.cast::<PyTribute>() {
+        return Ok(Action::Tribute(t.get().0));
     }
-    if let Ok(t) = obj.extract::<PyRef<'_, PyReturn>>() {
-        return Ok(Action::Return(t.0));
+    if let Ok(t) = obj.cast::<PyReturn>() {
+        return Ok(Action::Return(t.get().0));
     }
     match g.phase {
         Phase::Tribute => Ok(Action::Tribute(card_arg(obj)?)),
         Phase::Return => Ok(Action::Return(card_arg(obj)?)),
         _ => Err(IllegalMoveError::new_err(format!(
             "an action is a Combo (from legal_actions or Combo(cards, level=...)), PASS, Tribute(card) or Return(card), not {}",
-            obj.repr()?
+            describe(obj)
         ))),
     }
 }

@@ -3,12 +3,13 @@
 use super::*;
 use crate::cards::card::{self, Card, NUM_FACES};
 use crate::cards::cardset::CardSet;
-use crate::movegen::combo::{rank_value, Kind, KINDS, NO_SUIT};
+use crate::movegen::combo::{rank_value, Combo, Kind, KINDS, NO_SUIT};
 use crate::movegen::{self, ComboRules, Move};
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use std::cell::RefCell;
 
@@ -26,13 +27,12 @@ impl PyCard {
         Ok(PyCard(card_arg(text)?))
     }
 
-    /// The card with face index `index` (0..54).
+    /// The card with face index `index` (0..53).
     #[staticmethod]
-    fn from_index(index: i64) -> PyResult<Self> {
-        if index < 0 {
-            return Err(InvalidCardError::new_err(format!("card index {index} is not in 0..54")));
-        }
-        Ok(PyCard(Card::from_index(index as usize)?))
+    fn from_index(index: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let i = int_arg(index, "index", 0, NUM_FACES as i128 - 1, "a face index in 0..53")
+            .map_err(|e| InvalidCardError::new_err(e.value(index.py()).to_string()))?;
+        Ok(PyCard(Card::from_index(i as usize)?))
     }
 
     /// Face index in the documented 54-card order.
@@ -73,8 +73,10 @@ impl PyCard {
 
 /// Parses whitespace- or comma-separated card text into a list of Cards.
 #[pyfunction]
-pub(crate) fn parse_cards(text: &str) -> PyResult<Vec<PyCard>> {
-    Ok(card::parse_card_list(text)?.into_iter().map(PyCard).collect())
+pub(crate) fn parse_cards(text: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
+    let st = text.cast::<PyString>().map_err(|_| InvalidCardError::new_err(format!("text must be card text (a str), not {}", describe(text))))?;
+    let s = str_text(st)?;
+    Ok(card::parse_card_list(&s).map_err(|e| cards_text_error(e, &s))?.into_iter().map(PyCard).collect())
 }
 
 // ---------------------------------------------------------------- Hand
@@ -95,18 +97,24 @@ impl PyHand {
         }))
     }
 
-    /// A hand from 54 counts in face-index order (a list or a numpy array).
+    /// A hand from 54 counts 0..2 in face-index order: any sequence of ints,
+    /// or a 1-D integer numpy array of any memory layout.
     #[staticmethod]
     fn from_counts(counts: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let v: Vec<i64> = if let Ok(a) = counts.extract::<PyReadonlyArray1<'_, u8>>() {
-            a.as_slice()?.iter().map(|&x| x as i64).collect()
+        let expected = "54 card counts 0..2 in face-index order";
+        let v: Vec<u8> = if let Ok(a) = counts.extract::<PyReadonlyArray1<'_, u8>>() {
+            a.as_array().iter().copied().collect()
         } else {
-            counts.extract()?
+            let items = items_arg(counts, NUM_FACES, "counts", expected).map_err(|e| InvalidCardError::new_err(e.value(counts.py()).to_string()))?;
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, x)| match x.int_value() {
+                    Some(n) if (0..=255).contains(&n) => Ok(n as u8),
+                    _ => Err(InvalidCardError::new_err(format!("counts[{i}] must be a count 0..2, not {}", describe(x)))),
+                })
+                .collect::<PyResult<_>>()?
         };
-        if v.iter().any(|&x| x < 0) {
-            return Err(InvalidCardError::new_err("card counts cannot be negative"));
-        }
-        let v: Vec<u8> = v.iter().map(|&x| x.min(255) as u8).collect();
         Ok(PyHand(CardSet::from_counts(&v)?))
     }
 
@@ -198,26 +206,28 @@ impl PyCombo {
     /// Declares `cards` as `kind` (and `rank`) at `level`; kind and rank may be
     /// left out when the cards allow only one declaration.
     #[new]
-    #[pyo3(signature = (cards, kind = None, rank = None, *, level, joker_pair_in_full_house = true))]
+    #[pyo3(signature = (cards, kind = None, rank = None, *, level, joker_pair_in_full_house = LEFT_OUT))]
+    #[pyo3(text_signature = "(cards, kind=None, rank=None, *, level, joker_pair_in_full_house=True)")]
     fn new(
         cards: &Bound<'_, PyAny>,
-        kind: Option<&str>,
-        rank: Option<&str>,
+        kind: Option<&Bound<'_, PyAny>>,
+        rank: Option<&Bound<'_, PyAny>>,
         level: &Bound<'_, PyAny>,
-        joker_pair_in_full_house: bool,
+        joker_pair_in_full_house: Arg<'_>,
     ) -> PyResult<Self> {
         let l = level_arg(level)?;
         let set = cards_arg(cards)?;
-        let kind = match kind {
+        let joker_pair_in_full_house = flag_or(&joker_pair_in_full_house, "joker_pair_in_full_house", true)?;
+        let combo_err = |e: PyErr| InvalidComboError::new_err(e.value(cards.py()).to_string());
+        let kind = match kind.filter(|k| !k.is_none()) {
             None => None,
-            Some(k) => Some(
-                Kind::from_name(k)
-                    .ok_or_else(|| InvalidComboError::new_err(format!("unknown kind {k:?}; kinds: {}", KINDS.map(|k| k.name()).join(", "))))?,
-            ),
+            Some(k) => {
+                Some(name_arg(k, "kind", &format!("a kind name ({})", KINDS.map(|k| k.name()).join(", ")), Kind::from_name).map_err(combo_err)?)
+            }
         };
-        let rank = match rank {
+        let rank = match rank.filter(|r| !r.is_none()) {
             None => None,
-            Some(r) => Some(card::any_rank_code(r).ok_or_else(|| InvalidComboError::new_err(format!("{r:?} is not a rank")))?),
+            Some(r) => Some(name_arg(r, "rank", "a rank such as '7', 'T', 'A', 'BJ' or 'RJ'", card::any_rank_code).map_err(combo_err)?),
         };
         let all = movegen::classify(set, l, ComboRules { joker_pair_in_full_house });
         let found: Vec<&Move> = all.iter().filter(|m| kind.is_none_or(|k| m.combo.kind == k) && rank.is_none_or(|r| m.combo.rank == r)).collect();
@@ -242,6 +252,12 @@ impl PyCombo {
     #[getter]
     fn kind(&self) -> &'static str {
         self.mv.combo.kind.name()
+    }
+
+    /// The declaration as text, like `Pair(7)`, `Bomb(7x5)` or `StraightFlush(5h)`.
+    #[getter]
+    fn label(&self) -> String {
+        self.mv.combo.to_string()
     }
 
     /// Kind code 0..9 in the order of `KINDS`.
@@ -305,7 +321,8 @@ impl PyCombo {
     }
 
     /// Whether this play beats `other` (§4); equal never beats.
-    fn beats(&self, other: PyRef<'_, PyCombo>) -> PyResult<bool> {
+    fn beats(&self, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let other = other.cast::<PyCombo>().map_err(|_| bad_arg("other", "a Combo", other))?.get();
         if other.level != self.level {
             return Err(InvalidComboError::new_err("cannot compare plays declared at different levels"));
         }
@@ -347,10 +364,12 @@ impl PyCombo {
 
 /// Every declaration the whole of `cards` can be played as at `level`.
 #[pyfunction]
-#[pyo3(signature = (cards, level, *, joker_pair_in_full_house = true))]
-pub(crate) fn classify(cards: &Bound<'_, PyAny>, level: &Bound<'_, PyAny>, joker_pair_in_full_house: bool) -> PyResult<Vec<PyCombo>> {
+#[pyo3(signature = (cards, level, *, joker_pair_in_full_house = LEFT_OUT))]
+#[pyo3(text_signature = "(cards, level, *, joker_pair_in_full_house=True)")]
+pub(crate) fn classify(cards: &Bound<'_, PyAny>, level: &Bound<'_, PyAny>, joker_pair_in_full_house: Arg<'_>) -> PyResult<Vec<PyCombo>> {
     let l = level_arg(level)?;
     let set = cards_arg(cards)?;
+    let joker_pair_in_full_house = flag_or(&joker_pair_in_full_house, "joker_pair_in_full_house", true)?;
     Ok(movegen::classify(set, l, ComboRules { joker_pair_in_full_house }).into_iter().map(|mv| PyCombo { mv, level: l }).collect())
 }
 
@@ -358,19 +377,32 @@ thread_local! {
     static BUF: RefCell<Vec<Move>> = const { RefCell::new(Vec::new()) };
 }
 
+/// The arguments of a move listing, read in one order so that every listing
+/// function reports the same error for the same bad input.
+fn move_args(
+    hand: &Bound<'_, PyAny>,
+    level: &Bound<'_, PyAny>,
+    top: Option<&Bound<'_, PyAny>>,
+    mode: &Arg<'_>,
+    joker_pair_in_full_house: &Arg<'_>,
+) -> PyResult<(CardSet, u8, Option<Combo>, Mode, ComboRules)> {
+    let l = level_arg(level)?;
+    let set = cards_arg(hand)?;
+    let mode = mode_or(mode, Mode::Cards)?;
+    let rules = ComboRules { joker_pair_in_full_house: flag_or(joker_pair_in_full_house, "joker_pair_in_full_house", true)? };
+    let top = top_arg(top, l, rules)?;
+    Ok((set, l, top, mode, rules))
+}
+
 fn with_moves<R>(
     hand: &Bound<'_, PyAny>,
     level: &Bound<'_, PyAny>,
     top: Option<&Bound<'_, PyAny>>,
-    mode: &str,
-    joker_pair_in_full_house: bool,
+    mode: &Arg<'_>,
+    joker_pair_in_full_house: &Arg<'_>,
     f: impl FnOnce(&[Move], u8) -> PyResult<R>,
 ) -> PyResult<R> {
-    let l = level_arg(level)?;
-    let set = cards_arg(hand)?;
-    let mode = mode_arg(mode)?;
-    let rules = ComboRules { joker_pair_in_full_house };
-    let top = top_arg(top, l, rules)?;
+    let (set, l, top, mode, rules) = move_args(hand, level, top, mode, joker_pair_in_full_house)?;
     BUF.with(|b| {
         let mut buf = b.take();
         buf.clear();
@@ -383,15 +415,16 @@ fn with_moves<R>(
 
 /// Every legal play from `hand` at `level` against `top` (None: leading).
 #[pyfunction]
-#[pyo3(signature = (hand, level, top = None, *, mode = "cards", joker_pair_in_full_house = true))]
+#[pyo3(signature = (hand, level, top = None, *, mode = LEFT_OUT, joker_pair_in_full_house = LEFT_OUT))]
+#[pyo3(text_signature = "(hand, level, top=None, *, mode='cards', joker_pair_in_full_house=True)")]
 pub(crate) fn legal_moves(
     hand: &Bound<'_, PyAny>,
     level: &Bound<'_, PyAny>,
     top: Option<&Bound<'_, PyAny>>,
-    mode: &str,
-    joker_pair_in_full_house: bool,
+    mode: Arg<'_>,
+    joker_pair_in_full_house: Arg<'_>,
 ) -> PyResult<Vec<PyCombo>> {
-    with_moves(hand, level, top, mode, joker_pair_in_full_house, |ms, l| Ok(ms.iter().map(|&mv| PyCombo { mv, level: l }).collect()))
+    with_moves(hand, level, top, &mode, &joker_pair_in_full_house, |ms, l| Ok(ms.iter().map(|&mv| PyCombo { mv, level: l }).collect()))
 }
 
 pub(crate) use crate::game::encode::fill_counts;
@@ -417,45 +450,68 @@ pub(crate) fn moves_to_dict<'py>(py: Python<'py>, ms: &[Move]) -> PyResult<Bound
     arrays_to_dict(py, crate::game::encode::encode(ms), false)
 }
 
+/// The hands of `legal_moves_batch`: a (n, 54) uint8 numpy array of counts
+/// (any memory layout), or an iterable of card arguments.
+fn batch_hands_arg(hands: &Bound<'_, PyAny>) -> PyResult<Vec<CardSet>> {
+    let bad = |h: &Bound<'_, PyAny>| {
+        InvalidCardError::new_err(format!("hands must be a (n, 54) uint8 array of card counts or an iterable of hands, not {}", describe(h)))
+    };
+    if let Ok(a) = hands.cast::<numpy::PyUntypedArray>() {
+        let Ok(a) = a.cast::<numpy::PyArray2<u8>>() else { return Err(bad(hands)) };
+        let ro = a.try_readonly().map_err(|_| InvalidArgumentError::new_err("hands is being written elsewhere"))?;
+        let v = ro.as_array();
+        if v.ncols() != NUM_FACES {
+            return Err(bad(hands));
+        }
+        return v.rows().into_iter().map(|r| CardSet::from_counts(&r.to_vec()).map_err(PyErr::from)).collect();
+    }
+    if hands.is_instance_of::<PyString>() || hands.is_instance_of::<PyHand>() {
+        return Err(bad(hands));
+    }
+    let iter = hands.try_iter().map_err(|_| bad(hands))?;
+    iter.map(|h| cards_arg(&h?)).collect()
+}
+
+/// The `out=` array of `legal_moves_batch`: C-contiguous, writable uint8 with 54 columns.
+fn batch_out_arg<'py>(out: &Bound<'py, PyAny>) -> PyResult<Bound<'py, numpy::PyArray2<u8>>> {
+    let expected = "a writable C-contiguous (rows, 54) uint8 numpy array";
+    let a = out.cast::<numpy::PyArray2<u8>>().map_err(|_| bad_arg("out", expected, out))?;
+    if a.shape()[1] != NUM_FACES || !a.is_c_contiguous() {
+        return Err(bad_arg("out", expected, out));
+    }
+    Ok(a.clone())
+}
+
 /// The legal plays of many hands at once, as one set of numpy arrays plus
 /// `offsets` (rows of hand `i` are `offsets[i]:offsets[i+1]`); parallel, without the GIL.
 #[pyfunction]
-#[pyo3(signature = (hands, level, top = None, *, mode = "cards", threads = 0, out = None, joker_pair_in_full_house = true))]
+#[pyo3(signature = (hands, level, top = None, *, mode = LEFT_OUT, threads = LEFT_OUT, out = None, joker_pair_in_full_house = LEFT_OUT))]
+#[pyo3(text_signature = "(hands, level, top=None, *, mode='cards', threads=0, out=None, joker_pair_in_full_house=True)")]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn legal_moves_batch<'py>(
     py: Python<'py>,
     hands: &Bound<'py, PyAny>,
     level: &Bound<'py, PyAny>,
     top: Option<&Bound<'py, PyAny>>,
-    mode: &str,
-    threads: i64,
-    out: Option<Bound<'py, numpy::PyArray2<u8>>>,
-    joker_pair_in_full_house: bool,
+    mode: Arg<'py>,
+    threads: Arg<'py>,
+    out: Option<&Bound<'py, PyAny>>,
+    joker_pair_in_full_house: Arg<'py>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let threads = threads_arg(threads)?;
+    let threads = threads.or(0, |o| threads_arg(o))?;
     let l = level_arg(level)?;
-    let mode = mode_arg(mode)?;
-    let rules = ComboRules { joker_pair_in_full_house };
+    let mode = mode_or(&mode, Mode::Cards)?;
+    let rules = ComboRules { joker_pair_in_full_house: flag_or(&joker_pair_in_full_house, "joker_pair_in_full_house", true)? };
     let top = top_arg(top, l, rules)?;
-    let sets: Vec<CardSet> = if let Ok(a) = hands.extract::<numpy::PyReadonlyArray2<'_, u8>>() {
-        let v = a.as_array();
-        if v.ncols() != NUM_FACES {
-            return Err(InvalidCardError::new_err(format!("hand counts need 54 columns, got {}", v.ncols())));
-        }
-        v.rows().into_iter().map(|r| CardSet::from_counts(&r.to_vec())).collect::<crate::error::Result<_>>()?
-    } else {
-        hands.try_iter()?.map(|h| cards_arg(&h?)).collect::<PyResult<_>>()?
-    };
-    let Some(out) = out else {
+    let sets = batch_hands_arg(hands)?;
+    let Some(out) = out.filter(|o| !o.is_none()) else {
         let a = py.detach(|| crate::game::encode::batch_legal_moves(&sets, l, top, mode, rules, threads))?;
         return arrays_to_dict(py, a, true);
     };
-    if out.shape()[1] != NUM_FACES {
-        return Err(InvalidArgumentError::new_err(format!("out must have 54 columns, not {}", out.shape()[1])));
-    }
+    let out = batch_out_arg(out)?;
     let rows;
     let a = {
-        let mut w = out.try_readwrite().map_err(|_| InvalidArgumentError::new_err("out must be a writable array not in use"))?;
+        let mut w = out.try_readwrite().map_err(|_| InvalidArgumentError::new_err("out must be a writable array not in use by another call"))?;
         let slice = w.as_slice_mut().map_err(|_| InvalidArgumentError::new_err("out must be C-contiguous"))?;
         rows = slice.len() / NUM_FACES;
         py.detach(|| crate::game::encode::batch_legal_moves_into(&sets, l, top, mode, rules, threads, Some(slice)))
@@ -470,41 +526,47 @@ pub(crate) fn legal_moves_batch<'py>(
 
 /// The legal plays as numpy arrays (no Python object per move).
 #[pyfunction]
-#[pyo3(signature = (hand, level, top = None, *, mode = "cards", joker_pair_in_full_house = true))]
+#[pyo3(signature = (hand, level, top = None, *, mode = LEFT_OUT, joker_pair_in_full_house = LEFT_OUT))]
+#[pyo3(text_signature = "(hand, level, top=None, *, mode='cards', joker_pair_in_full_house=True)")]
 pub(crate) fn legal_moves_array<'py>(
     py: Python<'py>,
     hand: &Bound<'py, PyAny>,
     level: &Bound<'py, PyAny>,
     top: Option<&Bound<'py, PyAny>>,
-    mode: &str,
-    joker_pair_in_full_house: bool,
+    mode: Arg<'_>,
+    joker_pair_in_full_house: Arg<'_>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    with_moves(hand, level, top, mode, joker_pair_in_full_house, |ms, _| moves_to_dict(py, ms))
+    with_moves(hand, level, top, &mode, &joker_pair_in_full_house, |ms, _| moves_to_dict(py, ms))
 }
 
 /// Number of legal plays (no objects built).
 #[pyfunction]
-#[pyo3(signature = (hand, level, top = None, *, mode = "cards", joker_pair_in_full_house = true))]
+#[pyo3(signature = (hand, level, top = None, *, mode = LEFT_OUT, joker_pair_in_full_house = LEFT_OUT))]
+#[pyo3(text_signature = "(hand, level, top=None, *, mode='cards', joker_pair_in_full_house=True)")]
 pub(crate) fn count_moves(
     hand: &Bound<'_, PyAny>,
     level: &Bound<'_, PyAny>,
     top: Option<&Bound<'_, PyAny>>,
-    mode: &str,
-    joker_pair_in_full_house: bool,
+    mode: Arg<'_>,
+    joker_pair_in_full_house: Arg<'_>,
 ) -> PyResult<usize> {
-    // The arguments are read in the order `with_moves` reads them, so that
-    // the errors are those of `legal_moves`.
-    let l = level_arg(level)?;
-    let set = cards_arg(hand)?;
-    let mode = mode_arg(mode)?;
-    let rules = ComboRules { joker_pair_in_full_house };
-    let top = top_arg(top, l, rules)?;
+    let (set, l, top, mode, rules) = move_args(hand, level, top, &mode, &joker_pair_in_full_house)?;
     Ok(movegen::count_moves(set, l, top, mode, rules))
 }
 
 /// The four 27-card hands of a seeded shuffle (stable across versions).
 #[pyfunction]
-pub(crate) fn deal(seed: i128) -> PyResult<Vec<PyHand>> {
+pub(crate) fn deal(seed: &Bound<'_, PyAny>) -> PyResult<Vec<PyHand>> {
     let seed = seed_arg(seed)?;
     Ok(crate::cards::deck::deal(&mut crate::rng::Rng::new(seed)).into_iter().map(PyHand).collect())
+}
+
+/// The 15 ranks from weakest to strongest at `level` for singles, pairs,
+/// triples, full houses and bombs (§2: the level rank ranks above A).
+#[pyfunction]
+pub(crate) fn _rank_order(level: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
+    let l = level_arg(level)?;
+    let mut ranks: Vec<u8> = (0..15).collect();
+    ranks.sort_by_key(|&r| rank_value(r, l));
+    Ok(ranks.into_iter().map(card::rank_text).collect())
 }

@@ -7,7 +7,7 @@ use crate::game::levels::LevelState;
 use crate::game::observe::Observation;
 use crate::game::tribute::{TributeKind, TributePlan};
 use crate::game::{Action, Phase, TributeState};
-use crate::movegen::Move;
+use crate::movegen::{self, ComboRules, Move};
 use pyo3::types::{PyDict, PyList, PyTuple};
 
 // ---------------------------------------------------------------- Observation

@@ -2,7 +2,6 @@
 
 use super::*;
 use crate::cards::card::rank_text;
-use crate::cards::cardset::CardSet;
 use crate::game::levels::{LevelState, Settlement};
 use crate::game::tribute;
 use pyo3::types::PyDict;
@@ -23,51 +22,24 @@ pub(crate) fn settlement_dict<'py>(py: Python<'py>, s: &Settlement) -> PyResult<
     Ok(d)
 }
 
-pub(crate) fn seats_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<[u8; 4]> {
-    let v: Vec<i64> = obj.extract().map_err(|_| InvalidStateError::new_err(format!("{what} must be 4 seats")))?;
-    let mut sorted = v.clone();
-    sorted.sort();
-    if sorted != [0, 1, 2, 3] {
-        return Err(InvalidStateError::new_err(format!("{what} must be the seats 0..3 each once, got {v:?}")));
-    }
-    Ok([v[0] as u8, v[1] as u8, v[2] as u8, v[3] as u8])
-}
-
 /// Levels after a deal finished in `finish_order` (§7).
 #[pyfunction]
-#[pyo3(signature = (finish_order, *, levels = None, a_fails = (0, 0), declarer = None, rules = None))]
+#[pyo3(signature = (finish_order, *, levels = None, a_fails = None, declarer = None, rules = None))]
 pub(crate) fn settle_deal<'py>(
     py: Python<'py>,
     finish_order: &Bound<'py, PyAny>,
-    levels: Option<(Bound<'py, PyAny>, Bound<'py, PyAny>)>,
-    a_fails: (u8, u8),
-    declarer: Option<i64>,
+    levels: Option<&Bound<'py, PyAny>>,
+    a_fails: Option<&Bound<'py, PyAny>>,
+    declarer: Option<&Bound<'py, PyAny>>,
     rules: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let declarer = match declarer {
-        None => None,
-        Some(d) if d == 0 || d == 1 => Some(d as u8),
-        Some(d) => return Err(InvalidArgumentError::new_err(format!("declarer {d} is not a team 0, 1 or None"))),
-    };
+    let declarer = team_arg(declarer, "declarer")?;
     let rules = rules_arg(rules)?;
     let finish = seats_arg(finish_order, "finish_order")?;
-    let lv = match levels {
-        None => [0, 0],
-        Some((a, b)) => [level_arg(&a)?, level_arg(&b)?],
-    };
-    if declarer.is_some_and(|d| d > 1) {
-        return Err(InvalidStateError::new_err("declarer must be team 0, 1 or None"));
-    }
-    let st = LevelState { levels: lv, a_fails: [a_fails.0, a_fails.1], declarer };
+    let levels = levels.filter(|o| !o.is_none()).map(levels_arg).transpose()?.unwrap_or([0, 0]);
+    let a_fails = a_fails.filter(|o| !o.is_none()).map(a_fails_arg).transpose()?.unwrap_or([0, 0]);
+    let st = LevelState { levels, a_fails, declarer };
     settlement_dict(py, &st.settle(finish, &rules)?)
-}
-
-pub(crate) fn hands_arg(obj: &Bound<'_, PyAny>) -> PyResult<[CardSet; 4]> {
-    let v: Vec<Bound<'_, PyAny>> = obj.try_iter()?.collect::<PyResult<_>>()?;
-    if v.len() != 4 {
-        return Err(InvalidStateError::new_err(format!("expected 4 hands, got {}", v.len())));
-    }
-    Ok([cards_arg(&v[0])?, cards_arg(&v[1])?, cards_arg(&v[2])?, cards_arg(&v[3])?])
 }
 
 /// The tribute that opens a deal (§6): kind, payments, cards each giver may pay, leader.

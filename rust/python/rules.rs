@@ -2,106 +2,74 @@
 
 use super::*;
 use crate::cards::card::rank_text;
-use crate::game::rules::{APass, Rules};
+use crate::game::rules::{APass, RuleOptions, Rules};
 use pyo3::types::{PyDict, PyTuple};
 
-pub(crate) fn rank_or_none(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<u8>> {
-    match obj {
-        None => Ok(None),
-        Some(o) if o.is_none() => Ok(None),
-        Some(o) => level_arg(o).map(Some).map_err(|e| InvalidRulesError::new_err(format!("{what}: {e}"))),
-    }
-}
-
 // ---------------------------------------------------------------- Rules
-
-/// A rank given as text (`"T"`, `"10"`) or a face value 2..=14.
-#[derive(FromPyObject)]
-pub(crate) enum RankArg {
-    Text(String),
-    Int(i64),
-}
 
 /// Every rule option on which the rule books differ, with the marked defaults.
 #[pyclass(module = "guandan_fast._core", name = "Rules", frozen, eq, hash)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PyRules(pub Rules);
 
-pub(crate) fn rules_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
-    match obj {
-        None => Ok(Rules::default()),
-        Some(o) if o.is_none() => Ok(Rules::default()),
-        Some(o) => Ok(o.extract::<PyRef<'_, PyRules>>().map_err(|_| InvalidRulesError::new_err("rules must be a Rules object or None"))?.0),
+/// A rule option's error: `InvalidRulesError` with the converter's message.
+fn rules_err(e: PyErr, py: Python<'_>) -> PyErr {
+    InvalidRulesError::new_err(e.value(py).to_string())
+}
+
+/// The upgrade table `{2: gain, 3: gain, 4: gain}` as (place, gain) pairs.
+fn upgrade_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(i128, i128)>> {
+    let expected = "a dict {2: gain, 3: gain, 4: gain}";
+    let d = obj.cast::<PyDict>().map_err(|_| rules_err(bad_arg("upgrade", expected, obj), obj.py()))?;
+    let mut pairs = Vec::new();
+    for (k, v) in d.iter() {
+        let place = int_arg(&k, "an upgrade key", 2, 4, "a partner place 2..4").map_err(|e| rules_err(e, obj.py()))?;
+        let gain = int_arg(&v, "an upgrade gain", 1, 12, "1..12 levels").map_err(|e| rules_err(e, obj.py()))?;
+        pairs.push((place, gain));
     }
+    Ok(pairs)
 }
 
 #[pymethods]
 impl PyRules {
+    /// Keywords left out keep the default rule; `None` means "no limit" /
+    /// "any card" for `a_max_attempts`, `return_max_rank` and `max_deals`,
+    /// and the default for `upgrade` and `a_fail_reset`.
     #[new]
-    #[pyo3(signature = (*, upgrade = None, a_pass = "partner_not_last", a_max_attempts = Some(3), a_fail_reset = None,
-        return_max_rank = Some(RankArg::Text("T".to_string())), joker_pair_in_full_house = true, best_of = 1, max_deals = None, sudden_death = false))]
+    #[pyo3(signature = (*, upgrade = LEFT_OUT, a_pass = LEFT_OUT, a_max_attempts = LEFT_OUT, a_fail_reset = LEFT_OUT,
+        return_max_rank = LEFT_OUT, joker_pair_in_full_house = LEFT_OUT, best_of = LEFT_OUT, max_deals = LEFT_OUT, sudden_death = LEFT_OUT))]
+    #[pyo3(
+        text_signature = "(*, upgrade=None, a_pass='partner_not_last', a_max_attempts=3, a_fail_reset='2', return_max_rank='T', joker_pair_in_full_house=True, best_of=1, max_deals=None, sudden_death=False)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        upgrade: Option<&Bound<'_, PyAny>>,
-        a_pass: &str,
-        a_max_attempts: Option<i64>,
-        a_fail_reset: Option<&Bound<'_, PyAny>>,
-        return_max_rank: Option<RankArg>,
-        joker_pair_in_full_house: bool,
-        best_of: i64,
-        max_deals: Option<i64>,
-        sudden_death: bool,
+        py: Python<'_>,
+        upgrade: Arg<'_>,
+        a_pass: Arg<'_>,
+        a_max_attempts: Arg<'_>,
+        a_fail_reset: Arg<'_>,
+        return_max_rank: Arg<'_>,
+        joker_pair_in_full_house: Arg<'_>,
+        best_of: Arg<'_>,
+        max_deals: Arg<'_>,
+        sudden_death: Arg<'_>,
     ) -> PyResult<Self> {
-        let mut r = Rules::default();
-        if let Some(u) = upgrade {
-            let d = u.cast::<PyDict>().map_err(|_| InvalidRulesError::new_err("upgrade must be a dict {2: gain, 3: gain, 4: gain}"))?;
-            if d.len() != 3 {
-                return Err(InvalidRulesError::new_err("upgrade must give the gain for partner places 2, 3 and 4"));
-            }
-            for (k, v) in d.iter() {
-                let k: i64 = k.extract().map_err(|_| InvalidRulesError::new_err("upgrade keys must be the places 2, 3, 4"))?;
-                let v: i64 = v.extract().map_err(|_| InvalidRulesError::new_err("upgrade gains must be integers"))?;
-                if !(2..=4).contains(&k) {
-                    return Err(InvalidRulesError::new_err(format!("upgrade key {k} is not a place 2..4")));
-                }
-                if !(1..=12).contains(&v) {
-                    return Err(InvalidRulesError::new_err(format!("upgrade gain {v} is not 1..12")));
-                }
-                r.upgrade[(k - 2) as usize] = v as u8;
-            }
-        }
-        r.a_pass = match a_pass {
-            "partner_not_last" => APass::PartnerNotLast,
-            "double_down" => APass::DoubleDown,
-            x => return Err(InvalidRulesError::new_err(format!("a_pass must be 'partner_not_last' or 'double_down', not {x:?}"))),
+        let e = |r: PyErr| rules_err(r, py);
+        let opt_int = |a: &Arg<'_>, what: &str, expected: &str| -> PyResult<Option<Option<i128>>> {
+            a.or(None, |o| if o.is_none() { Ok(Some(None)) } else { int_arg(o, what, i128::MIN, i128::MAX, expected).map(|v| Some(Some(v))) })
         };
-        r.a_max_attempts = match a_max_attempts {
-            None => None,
-            Some(n) if (1..=255).contains(&n) => Some(n as u8),
-            Some(n) => return Err(InvalidRulesError::new_err(format!("a_max_attempts must be 1..255 or None, not {n}"))),
+        let opts = RuleOptions {
+            upgrade: upgrade.or(None, |o| if o.is_none() { Ok(None) } else { upgrade_arg(o).map(Some) })?,
+            a_pass: a_pass.or(None, |o| name_arg(o, "a_pass", "'partner_not_last' or 'double_down'", APass::from_name).map(Some)).map_err(e)?,
+            a_max_attempts: opt_int(&a_max_attempts, "a_max_attempts", "1..255 or None").map_err(e)?,
+            a_fail_reset: a_fail_reset.or(None, |o| opt_rank_arg(Some(o), "a_fail_reset")).map_err(e)?,
+            return_max_rank: return_max_rank.or(None, |o| opt_rank_arg(Some(o), "return_max_rank").map(Some)).map_err(e)?,
+            joker_pair_in_full_house: joker_pair_in_full_house.or(None, |o| flag_arg(o, "joker_pair_in_full_house").map(Some)).map_err(e)?,
+            best_of: best_of.or(None, |o| int_arg(o, "best_of", i128::MIN, i128::MAX, "an odd number of games").map(Some)).map_err(e)?,
+            max_deals: opt_int(&max_deals, "max_deals", "at least 1 or None").map_err(e)?,
+            sudden_death: sudden_death.or(None, |o| flag_arg(o, "sudden_death").map(Some)).map_err(e)?,
         };
-        if let Some(x) = rank_or_none(a_fail_reset, "a_fail_reset")? {
-            r.a_fail_reset = x;
-        }
-        r.return_max_rank = match return_max_rank {
-            None => None,
-            Some(RankArg::Text(t)) => Some(card::parse_level(&t).map_err(|e| InvalidRulesError::new_err(format!("return_max_rank: {e}")))?),
-            Some(RankArg::Int(v)) if (2..=14).contains(&v) => Some((v - 2) as u8),
-            Some(RankArg::Int(v)) => return Err(InvalidRulesError::new_err(format!("return_max_rank {v} is not in 2..14 (A = 14)"))),
-        };
-        r.joker_pair_in_full_house = joker_pair_in_full_house;
-        if !(1..=255).contains(&best_of) {
-            return Err(InvalidRulesError::new_err(format!("best_of must be an odd number of games, not {best_of}")));
-        }
-        r.best_of = best_of as u8;
-        r.max_deals = match max_deals {
-            None => None,
-            Some(n) if n >= 1 && n <= u32::MAX as i64 => Some(n as u32),
-            Some(n) => return Err(InvalidRulesError::new_err(format!("max_deals must be at least 1 or None, not {n}"))),
-        };
-        r.sudden_death = sudden_death;
-        r.validate()?;
-        Ok(PyRules(r))
+        Ok(PyRules(Rules::from_options(&opts)?))
     }
 
     #[getter]
@@ -114,10 +82,7 @@ impl PyRules {
     }
     #[getter]
     fn a_pass(&self) -> &'static str {
-        match self.0.a_pass {
-            APass::PartnerNotLast => "partner_not_last",
-            APass::DoubleDown => "double_down",
-        }
+        self.0.a_pass.name()
     }
     #[getter]
     fn a_max_attempts(&self) -> Option<u8> {

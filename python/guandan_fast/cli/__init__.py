@@ -26,11 +26,13 @@ from guandan_fast.cli.options import (
     CliError,
     Parser,
     add_rules_arguments,
+    bounded_int,
     non_negative_float,
     non_negative_int,
     positive_int,
     rules_from_args,
     seed_int,
+    threads_int,
 )
 from guandan_fast.cli.bench import run_bench
 from guandan_fast.cli.evaluate import run_eval
@@ -136,7 +138,7 @@ def build_parser() -> Parser:
     s.add_argument("--n", "-n", type=positive_int, default=200, help="deals (or games) per seating (default 200)")
     s.add_argument("--unit", choices=("deal", "game"), default="deal", help="play single deals or whole games (default deal)")
     s.add_argument("--seed", type=seed_int, default=0, help="seed of the run (default 0)")
-    s.add_argument("--threads", type=non_negative_int, default=0, help="threads, 0 = all cores (default 0)")
+    s.add_argument("--threads", type=threads_int, default=0, help="threads, 0 = all cores (default 0)")
     s.add_argument("--mode", choices=("pattern", "cards"), default="pattern", help="move listing the policies choose from")
     s.add_argument("--out", type=Path, metavar="FILE", help="also write the results to FILE.json or FILE.npz")
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -150,14 +152,14 @@ def build_parser() -> Parser:
     )
     e.add_argument("position", nargs="*", help="a position string (quoted or not), as printed by Game.position()")
     e.add_argument("--hands", nargs=4, metavar="CARDS", help="four hands, seats 0..3, e.g. \"3s 4s\" \"5d\" ... (level 2, first deal)")
-    e.add_argument("--leader", type=int, choices=range(4), help="who leads with --hands (default: drawn from --seed)")
+    e.add_argument("--leader", type=bounded_int(0, 3), metavar="SEAT", help="who leads with --hands (default: drawn from --seed)")
     e.add_argument("--deal", type=seed_int, metavar="SEED", help="the seeded deal Game(seed=SEED) (default when nothing is given: 0)")
     e.add_argument("--history", metavar="MOVES", help="moves played since, separated by ';': \"3s 3d; pass; 5s 5c; ...\"")
     e.add_argument("--playouts", type=positive_int, default=200, help="playouts per action (default 200)")
     e.add_argument("--policy", default="random", help="rollout policy, random or greedy (default random)")
     e.add_argument("--mode", choices=("pattern", "cards"), default="pattern", help="move listing (default pattern)")
     e.add_argument("--seed", type=seed_int, default=0, help="seed of the sampling (default 0)")
-    e.add_argument("--threads", type=non_negative_int, default=0, help="threads, 0 = all cores (default 0)")
+    e.add_argument("--threads", type=threads_int, default=0, help="threads, 0 = all cores (default 0)")
     e.add_argument("--top", type=non_negative_int, default=20, help="rows to show, 0 = all (default 20)")
     e.add_argument("--json", action="store_true", help="print JSON instead of a table")
     add_rules_arguments(e)
@@ -168,7 +170,7 @@ def build_parser() -> Parser:
         description="Play Guandan in the terminal: you hold one seat, bots the other three. "
         "Choose moves by number or by typing the cards; h for help, q or Ctrl-D to leave.",
     )
-    p.add_argument("--seat", type=int, choices=range(4), default=0, help="your seat (default 0; your partner is seat+2)")
+    p.add_argument("--seat", type=bounded_int(0, 3), default=0, metavar="SEAT", help="your seat (default 0; your partner is seat+2)")
     p.add_argument("--bots", default="mc:200", metavar="POLICY[,POLICY,POLICY]",
                    help="the bots: one policy for all three or three for the other seats in order (default mc:200); " + POLICY_HELP)
     p.add_argument("--seed", type=seed_int, help="seed of the deals (default: a random one, printed)")
@@ -181,7 +183,7 @@ def build_parser() -> Parser:
     b = sub.add_parser("bench", help="a quick speed report of the core paths",
                        description="Times listing, simulation and evaluation from Python (~15 s; --quick ~2 s).")
     b.add_argument("--quick", action="store_true", help="very short loops (for a smoke test)")
-    b.add_argument("--threads", type=non_negative_int, default=0, help="threads for the batch paths, 0 = all cores")
+    b.add_argument("--threads", type=threads_int, default=0, help="threads for the batch paths, 0 = all cores")
     b.set_defaults(func=run_bench)
 
     r = sub.add_parser("rules", help="show the active rule options", description="Shows the rule options the other commands' flags give.")
@@ -191,7 +193,7 @@ def build_parser() -> Parser:
 
     d = sub.add_parser("demo", help="deal a seeded hand and list its legal moves")
     d.add_argument("--seed", type=seed_int, default=1)
-    d.add_argument("--seat", type=int, default=0, choices=range(4))
+    d.add_argument("--seat", type=bounded_int(0, 3), default=0, metavar="SEAT")
     d.add_argument("--level", default="2")
     d.set_defaults(func=_demo)
     return parser

@@ -17,11 +17,13 @@ from rich import box
 from rich.table import Table
 
 import guandan_fast as gf
+from guandan_fast._core import _RANKS
 from guandan_fast.cli.text import make_console
 
 __all__ = ["run_bench"]
 
-RANKS = "23456789TJQKA"
+#: The levels 2..A (the ranks without the jokers).
+RANKS = _RANKS[:13]
 
 
 def _timed(fn: Callable[[], int], min_seconds: float) -> tuple[float, int]:

@@ -5,20 +5,23 @@ names, number types, and the parser that reports a bad option as one line.
 from __future__ import annotations
 
 import argparse
-from typing import Any, NoReturn
+from typing import Any, Callable, NoReturn
 
 import guandan_fast as gf
+from guandan_fast._core import _check_policy
 
 __all__ = [
     "CliError",
     "Parser",
     "add_rules_arguments",
+    "bounded_int",
     "check_policy",
     "non_negative_float",
     "non_negative_int",
     "positive_int",
     "rules_from_args",
     "seed_int",
+    "threads_int",
 ]
 
 #: Policy names the native engine knows (checked by the engine itself, see `check_policy`).
@@ -36,20 +39,36 @@ class Parser(argparse.ArgumentParser):
         raise CliError(f"{message} (see {self.prog} --help)")
 
 
-def positive_int(text: str) -> int:
-    """An argparse type: an integer >= 1."""
-    value = _int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
+#: Largest count an option takes (deals, playouts, games): what the engine's counters hold.
+MAX_COUNT = 2**32 - 1
+#: Largest thread count the engine takes (0 = all cores).
+MAX_THREADS = 256
 
 
-def non_negative_int(text: str) -> int:
-    """An argparse type: an integer >= 0."""
-    value = _int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
-    return value
+def bounded_int(lo: int, hi: int) -> Callable[[str], int]:
+    """An argparse type: an integer in lo..hi."""
+
+    def parse(text: str) -> int:
+        value = _int(text)
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"must be {lo}..{hi}, not {_shown(value)}")
+        return value
+
+    parse.__name__ = f"int {lo}..{hi}"
+    return parse
+
+
+#: An argparse type: a count 1..MAX_COUNT.
+positive_int = bounded_int(1, MAX_COUNT)
+#: An argparse type: a count 0..MAX_COUNT.
+non_negative_int = bounded_int(0, MAX_COUNT)
+#: An argparse type: threads, 0 (all cores) .. MAX_THREADS.
+threads_int = bounded_int(0, MAX_THREADS)
+
+
+def _shown(value: int) -> str:
+    text = str(value)
+    return text if len(text) <= 40 else f"a {len(text)}-digit number"
 
 
 def non_negative_float(text: str) -> float:
@@ -57,9 +76,9 @@ def non_negative_float(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value >= 0:  # also refuses nan
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
+        raise argparse.ArgumentTypeError(f"not a number: {text[:40]!r}") from None
+    if not 0 <= value <= 3600:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"must be 0..3600 seconds, not {text[:40]}")
     return value
 
 
@@ -67,29 +86,25 @@ def seed_int(text: str) -> int:
     """An argparse type: a seed, 0 .. 2**64 - 1."""
     value = _int(text)
     if not 0 <= value < 2**64:
-        raise argparse.ArgumentTypeError(f"a seed is 0 .. 2**64-1, not {value}")
+        raise argparse.ArgumentTypeError(f"a seed is 0 .. 2**64-1, not {_shown(value)}")
     return value
 
 
 def _int(text: str) -> int:
+    if len(text) > 100:
+        raise argparse.ArgumentTypeError(f"a number of {len(text)} characters is out of range")
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}") from None
 
 
 def check_policy(name: str) -> str:
-    """Returns `name` if the engine knows the policy, else raises `CliError`.
-
-    The engine's own parser decides (``policy_action`` on a one-card position,
-    which costs nothing even for ``mc:100000``).
-    """
-    game = gf.Game(hands=["3s", "4s", "5s", "6s"], leader=0)
+    """The engine's name of policy `name` (``mc`` is ``mc:200``); an unknown one raises `CliError`."""
     try:
-        gf.policy_action(game, name)
+        return _check_policy(name)
     except gf.GuandanError as e:
         raise CliError(str(e)) from None
-    return name
 
 
 # ---------------------------------------------------------------- rules
@@ -120,7 +135,7 @@ def _a_pass(text: str) -> str:
 def _attempts(text: str) -> int | None:
     if text.strip().lower() in ("none", "unlimited", "inf"):
         return None
-    return positive_int(text)
+    return bounded_int(1, 255)(text)
 
 
 def _rank_or_any(text: str) -> str | None:
@@ -151,7 +166,7 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
         "--no-joker-pair-full-house", action="store_true",
         help="a joker pair may not be the pair of a full house",
     )
-    g.add_argument("--best-of", type=positive_int, metavar="N", help="games in a match, odd (default 1)")
+    g.add_argument("--best-of", type=bounded_int(1, 255), metavar="N", help="games in a match, odd (default 1)")
     g.add_argument("--max-deals", type=positive_int, metavar="N", help="end a game on levels after N deals")
     g.add_argument("--sudden-death", action="store_true", help="every game is one deal at level A (突然死亡)")
 

@@ -53,14 +53,13 @@ stands for any non-joker card in a combination."""
 
 def make_bot(spec: str, seed: int) -> Bot:
     """A bot for a policy name: random, greedy, mc[:N] (`MCBot`, greedy rollouts), mc-random[:N]."""
-    check_policy(spec)
-    head, _, n = spec.partition(":")
-    if head == "random":
+    name = check_policy(spec)  # the engine's own name: mc and mc-random carry their playouts
+    if name == "random":
         return gf.RandomBot(seed)
-    if head == "greedy":
+    if name == "greedy":
         return gf.GreedyBot()
-    playouts = int(n) if n else 200
-    return gf.MCBot(playouts, seed=seed, rollout="random" if head == "mc-random" else "greedy")
+    head, _, n = name.partition(":")
+    return gf.MCBot(int(n), seed=seed, rollout="random" if head == "mc-random" else "greedy")
 
 
 def _stdin_ask(console: Console) -> Ask:

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.text import Text
 
 import guandan_fast as gf
+from guandan_fast._core import _rank_order
 
 __all__ = ["CardPrinter", "InputError", "MoveText", "make_console", "match_actions", "parse_move_text", "unicode_ok"]
 
@@ -70,9 +71,9 @@ class CardPrinter:
 
     def combo(self, combo: gf.Combo) -> Text:
         """Like ``Pair(7) 7♠ 7♦``; a wildcard shows what it stands for: ``2♥→7``."""
-        label = str(combo).split(" ", 1)[0]
+        label = combo.label
         if combo.suit is not None and self.unicode:
-            label = label[:-2] + SUIT_SYMBOLS[combo.suit] + ")"
+            label = label.replace(combo.suit + ")", SUIT_SYMBOLS[combo.suit] + ")")
         wild_card = gf.Card(combo.level + "h")
         # A wildcard standing for a level card (a lone level single or pair) is shown as itself.
         if combo.kind == "StraightFlush":
@@ -98,7 +99,7 @@ class CardPrinter:
     def display_order(actions: list[Action], level: str) -> list[Action]:
         """`actions` in the engine's kind order, but same-rank kinds (Single, Pair, Triple,
         FullHouse, Bomb) weakest first at `level` (the level rank above A), as players sort."""
-        order = "23456789TJQKA".replace(level, "") + level + "BJRJ"
+        order = _rank_order(level)
         kinds: dict[str, int] = {}
         for a in actions:
             kinds.setdefault(a.kind if isinstance(a, gf.Combo) else "", len(kinds))
@@ -180,7 +181,7 @@ def parse_move_text(text: str) -> MoveText:
 
 
 def _label_matches(combo: gf.Combo, label: str) -> bool:
-    full = str(combo).split(" ", 1)[0]
+    full = combo.label
     for letter, symbol in SUIT_SYMBOLS.items():
         label = label.replace(symbol, letter)
     if "(" not in label:
@@ -226,7 +227,7 @@ def match_actions(game: gf.Game, move: MoveText, printer: CardPrinter | None = N
         plays = [a for a in plays if _label_matches(a, label)]
         decls = [d for d in decls if _label_matches(d, label)]
         if not decls:
-            options = ", ".join(str(d).split(" ", 1)[0] for d in gf.classify(want, game.level)) or "nothing"
+            options = ", ".join(d.label for d in gf.classify(want, game.level)) or "nothing"
             raise InputError(f"{shown} cannot be played as {label} (it can be: {options})")
     if plays:
         return list(plays)
@@ -234,6 +235,6 @@ def match_actions(game: gf.Game, move: MoveText, printer: CardPrinter | None = N
         raise InputError(f"{shown} is not a combination (level {game.level})")
     top = game.top
     if top is not None:
-        names = " or ".join(str(d).split(" ", 1)[0] for d in decls)
+        names = " or ".join(d.label for d in decls)
         raise InputError(f"{names} {shown} does not beat {p.combo(top).plain}")
     raise InputError(f"{shown} is not a legal play now")
