@@ -23,6 +23,8 @@ pub enum Error {
     InvalidState(String),
     /// Constraints on hidden cards that no deal satisfies.
     Unsatisfiable(String),
+    /// An argument outside what a function accepts (a count too large for memory).
+    InvalidArgument(String),
 }
 
 impl fmt::Display for Error {
@@ -36,7 +38,8 @@ impl fmt::Display for Error {
             | Error::IllegalMove(m)
             | Error::InvalidRules(m)
             | Error::InvalidState(m)
-            | Error::Unsatisfiable(m) => m,
+            | Error::Unsatisfiable(m)
+            | Error::InvalidArgument(m) => m,
         };
         f.write_str(msg)
     }

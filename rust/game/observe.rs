@@ -63,3 +63,12 @@ pub fn knowledge(g: &Game) -> Knowledge {
     }
     kn
 }
+
+impl Knowledge {
+    /// Updates the knowledge for `seat` playing `cards` (as `knowledge` reads a play from the history).
+    pub fn record_play(&mut self, seat: u8, cards: CardSet) {
+        let s = seat as usize;
+        self.played[s] = self.played[s].plus(cards).unwrap_or(self.played[s]);
+        self.known[s] = forget(self.known[s], cards);
+    }
+}
