@@ -209,7 +209,7 @@ LONG_CALLS = {
     "simulate": "gf.simulate(2_000_000, threads=2)",
     "simulate_games_mc": "gf.simulate(1000, unit='game', policy='mc:400')",
     "evaluate": "gf.evaluate(gf.Game(seed=5), playouts=2**62)",
-    "sample_hands": "gf.sample_hands(gf.Game(seed=5).observation(0), 40_000_000)",
+    "sample_hands": "gf.sample_hands(gf.Game(seed=5).observation(0), 2_000_000)",
     "policy_action": "gf.policy_action(gf.Game(seed=5), 'mc:4000000000')",
 }
 

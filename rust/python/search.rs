@@ -81,7 +81,7 @@ fn column<T: Default + Clone>(n: u64, width: u64) -> PyResult<Vec<T>> {
 /// the stream seeded by `seed`, so chunks of a long run give the same
 /// result as the whole run.
 #[pyfunction]
-#[pyo3(signature = (n, *, seed = None, start = None, threads = None, rules = None, unit = "deal", policy = None, mode = "pattern"))]
+#[pyo3(signature = (n, *, seed = None, start = None, threads = None, rules = None, unit = "deal", policy = None, mode = "pattern"), text_signature = "(n, *, seed=0, start=0, threads=0, rules=None, unit='deal', policy=None, mode='pattern')")]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn simulate<'py>(
     py: Python<'py>,
@@ -167,7 +167,7 @@ fn policy_of(s: &str) -> PyResult<Policy> {
 /// Monte Carlo estimates for every legal action of the seat to move: hidden
 /// hands sampled from that seat's knowledge, playouts to the end of the deal.
 #[pyfunction]
-#[pyo3(signature = (state, *, playouts = None, seed = None, threads = None, policy = None, mode = "pattern"))]
+#[pyo3(signature = (state, *, playouts = None, seed = None, threads = None, policy = None, mode = "pattern"), text_signature = "(state, *, playouts=200, seed=0, threads=0, policy=None, mode='pattern')")]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn evaluate<'py>(
     py: Python<'py>,
@@ -210,7 +210,7 @@ pub(crate) fn evaluate<'py>(
 /// Deals the cards `observation`'s seat cannot see to the other seats, `n`
 /// times, consistently with what it knows; returns an (n, 4, 54) uint8 array.
 #[pyfunction]
-#[pyo3(signature = (observation, n = None, *, seed = None))]
+#[pyo3(signature = (observation, n = None, *, seed = None), text_signature = "(observation, n=1, *, seed=0)")]
 pub(crate) fn sample_hands<'py>(
     py: Python<'py>,
     observation: PyRef<'py, PyObservation>,
@@ -234,7 +234,7 @@ pub(crate) fn sample_hands<'py>(
 /// `game` for the seat to move, as a native playout would with a generator
 /// seeded by `seed`; a Monte Carlo decision is split into `threads` parts.
 #[pyfunction]
-#[pyo3(signature = (game, policy = "greedy", *, seed = None, mode = "pattern", threads = None))]
+#[pyo3(signature = (game, policy = "greedy", *, seed = None, mode = "pattern", threads = None), text_signature = "(game, policy='greedy', *, seed=0, mode='pattern', threads=0)")]
 pub(crate) fn policy_action<'py>(
     py: Python<'py>,
     game: PyRef<'py, PyGame>,
