@@ -68,9 +68,18 @@ fn interruptible<T: Send>(py: Python<'_>, work: impl FnOnce(&Stop) -> crate::err
     }
 }
 
-/// A column of `n * width` values, refused (not aborted) when the memory cannot be had.
-fn column<T: Default + Clone>(n: u64, width: u64) -> PyResult<Vec<T>> {
-    Ok(parallel::try_vec(n.saturating_mul(width), u64::MAX, "n")?)
+/// An empty column with room for `n * width` values, refused (not aborted)
+/// when the memory cannot be had; filled after the work.
+fn column<T>(n: u64, width: u64) -> PyResult<Vec<T>> {
+    let len = n.saturating_mul(width);
+    let mut v = Vec::new();
+    usize::try_from(len).ok().and_then(|k| v.try_reserve_exact(k).ok()).ok_or_else(|| {
+        InvalidArgumentError::new_err(format!(
+            "n = {n} needs {} MiB for its results: more memory than can be had",
+            (len as u128 * std::mem::size_of::<T>() as u128) >> 20
+        ))
+    })?;
+    Ok(v)
 }
 
 // ---------------------------------------------------------------- simulate
@@ -108,12 +117,14 @@ pub(crate) fn simulate<'py>(
     let shape = |n: u64, w: usize| (n as usize, w);
     match unit {
         "deal" => {
-            let (mut finish, mut winner, mut gain, mut actions) =
-                (column::<u8>(n, 4)?, column::<u8>(n, 1)?, column::<u8>(n, 1)?, column::<u32>(n, 1)?);
+            let (mut finish, mut winner, mut gain, mut actions): (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u32>) =
+                (column(n, 4)?, column(n, 1)?, column(n, 1)?, column(n, 1)?);
             let res = interruptible(py, |stop| sim::simulate_deals_from(n, seed, start, threads, &rules, &policies, mode, stop))?;
-            for (i, r) in res.iter().enumerate() {
-                finish[4 * i..4 * i + 4].copy_from_slice(&r.finish);
-                (winner[i], gain[i], actions[i]) = (r.winner, r.gain, r.actions);
+            for r in &res {
+                finish.extend_from_slice(&r.finish);
+                winner.push(r.winner);
+                gain.push(r.gain);
+                actions.push(r.actions);
             }
             drop(res);
             let finish = Array2::from_shape_vec(shape(n, 4), finish).map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -123,12 +134,14 @@ pub(crate) fn simulate<'py>(
             d.set_item("actions", actions.into_pyarray(py))?;
         }
         "game" => {
-            let (mut winner, mut deals, mut actions, mut levels) =
-                (column::<u8>(n, 1)?, column::<u32>(n, 1)?, column::<u32>(n, 1)?, column::<u8>(n, 2)?);
+            let (mut winner, mut deals, mut actions, mut levels): (Vec<u8>, Vec<u32>, Vec<u32>, Vec<u8>) =
+                (column(n, 1)?, column(n, 1)?, column(n, 1)?, column(n, 2)?);
             let res = interruptible(py, |stop| sim::simulate_games_from(n, seed, start, threads, &rules, &policies, mode, stop))?;
-            for (i, r) in res.iter().enumerate() {
-                (winner[i], deals[i], actions[i]) = (r.winner, r.deals, r.actions);
-                levels[2 * i..2 * i + 2].copy_from_slice(&r.levels);
+            for r in &res {
+                winner.push(r.winner);
+                deals.push(r.deals);
+                actions.push(r.actions);
+                levels.extend_from_slice(&r.levels);
             }
             drop(res);
             let levels = Array2::from_shape_vec(shape(n, 2), levels).map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -222,6 +235,7 @@ pub(crate) fn sample_hands<'py>(
     let c = montecarlo::constraints_for(&observation.g, observation.seat);
     let sampler = crate::search::sample::Sampler::new(&c)?;
     let mut out = column::<u8>(n, 4 * 54)?;
+    out.resize((n * 4 * 54) as usize, 0);
     interruptible(py, |stop| {
         sampler.sample_counts(seed, 0, &mut out, stop);
         Ok(())

@@ -145,7 +145,7 @@ pub fn evaluate(
     };
     let parts = (parts.max(1) as u64).min(playouts);
     let per = playouts.div_ceil(parts);
-    let ranges: Vec<_> = (0..parts).map(|p| p * per..((p + 1) * per).min(playouts)).collect();
+    let ranges: Vec<_> = (0..parts).map(|p| p.saturating_mul(per).min(playouts)..(p + 1).saturating_mul(per).min(playouts)).collect();
     let partial: Vec<Vec<Sums>> =
         if parts == 1 { vec![run(0..playouts)?] } else { parallel::pool()?.install(|| ranges.into_par_iter().map(run).collect::<Result<_>>())? };
     let mut sums = vec![Sums::default(); actions.len()];
