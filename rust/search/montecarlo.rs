@@ -110,6 +110,7 @@ pub fn evaluate(
     }
     let seat = state.current;
     let sampler = Sampler::new(&Constraints::with_knowledge(state, seat, &ctx.knowledge))?;
+    let track = rollout.iter().any(|p| p.uses_knowledge());
     let run = |range: std::ops::Range<u64>| -> Result<Vec<Sums>> {
         let mut sums = vec![Sums::default(); actions.len()];
         let mut buf = Vec::new();
@@ -123,7 +124,9 @@ pub fn evaluate(
                 let mut st = *state;
                 st.hands = hands;
                 let mut c = *ctx;
-                c.record(seat, act.as_ref());
+                if track {
+                    c.record(seat, act.as_ref());
+                }
                 match act {
                     Some(m) => st.play_unchecked(*m),
                     None => st.pass_unchecked(),
