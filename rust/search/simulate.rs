@@ -4,8 +4,10 @@
 //! written to slot `i`, so a batch gives the same result for any number of
 //! parts (`threads`).
 
+use crate::cards::deck;
 use crate::error::{Error, Result};
 use crate::game::rules::Rules;
+use crate::game::trick::PlayState;
 use crate::game::{Game, Phase};
 use crate::movegen::{Mode, Move};
 use crate::rng::{derive_seed, Rng};
@@ -37,14 +39,22 @@ pub struct GameOutcome {
     pub levels: [u8; 2],
 }
 
-/// One fresh first deal of a game under `rules` (its level: 2, or A under
-/// sudden death; leader drawn as `Game::new` draws it; no tribute) played out.
-pub fn simulate_deal(rules: &Rules, policies: &[Policy; 4], mode: Mode, seed: u64, buf: &mut Vec<Move>, stop: &Stop) -> Result<DealOutcome> {
-    let g = Game::new(Rules { best_of: 1, ..*rules }, seed)?;
-    let mut rng = g.rng().clone();
-    let mut ctx = Context::of_game(&g);
-    let mut st = g.play;
-    let actions = playout(&mut st, &mut ctx, policies, mode, &mut rng, buf, stop)?;
+/// The context of every fresh first deal under `rules` (the levels a new game starts at).
+pub fn fresh_context(rules: &Rules) -> Result<Context> {
+    Ok(Context::of_game(&Game::new(Rules { best_of: 1, ..*rules }, 0)?))
+}
+
+/// One fresh first deal of a game under `rules` played out: the hands and
+/// leader `Game::new(rules, seed)` deals, at the level a new game plays
+/// (2, or A under sudden death; `ctx` from `fresh_context`), no tribute.
+pub fn simulate_deal(ctx: &Context, policies: &[Policy; 4], mode: Mode, seed: u64, buf: &mut Vec<Move>, stop: &Stop) -> Result<DealOutcome> {
+    // The draws of `Game::new`: the shuffle, then the turned-up card.
+    let mut rng = Rng::new(seed);
+    let hands = deck::deal(&mut rng);
+    let leader = (rng.below(108) / 27) as u8;
+    let mut st = PlayState::new(hands, ctx.levels.level(), leader, ctx.rules.combo_rules());
+    let mut c = *ctx;
+    let actions = playout(&mut st, &mut c, policies, mode, &mut rng, buf, stop)?;
     if !st.over {
         return Ok(DealOutcome::default());
     }
@@ -126,8 +136,8 @@ pub fn simulate_deals_from(
     mode: Mode,
     stop: &Stop,
 ) -> Result<Vec<DealOutcome>> {
-    rules.validate()?;
-    batch(n, seed, start, threads, stop, |s, buf| simulate_deal(rules, policies, mode, s, buf, stop))
+    let ctx = fresh_context(rules)?;
+    batch(n, seed, start, threads, stop, |s, buf| simulate_deal(&ctx, policies, mode, s, buf, stop))
 }
 
 /// `n` whole games played by `policies`.
@@ -253,8 +263,9 @@ mod tests {
     fn sudden_death_deals_are_played_at_a_and_settled_as_the_game_settles_them() {
         let rules = Rules { sudden_death: true, ..Rules::default() };
         let p = [Policy::Random; 4];
+        let ctx = fresh_context(&rules).unwrap();
         for seed in 0..20 {
-            let d = simulate_deal(&rules, &p, Mode::Pattern, seed, &mut Vec::new(), &Stop::new()).unwrap();
+            let d = simulate_deal(&ctx, &p, Mode::Pattern, seed, &mut Vec::new(), &Stop::new()).unwrap();
             let g = Game::new(rules, seed).unwrap();
             assert_eq!(g.level(), RANK_A);
             assert_eq!(d.gain, g.lv.settle(d.finish, &rules).gain);
@@ -308,6 +319,23 @@ mod tests {
             }
             assert_eq!(steps, n);
             assert_eq!(g.records.last().unwrap().finish, native.finish);
+        }
+    }
+
+    /// A simulated deal is the deal `Game::new` deals, played from the same generator state.
+    #[test]
+    fn simulated_deals_are_the_games_first_deals() {
+        for rules in [Rules::default(), Rules { sudden_death: true, ..Rules::default() }] {
+            let ctx = fresh_context(&rules).unwrap();
+            for seed in 0..50 {
+                let g = Game::new(rules, seed).unwrap();
+                let mut rng = Rng::new(seed);
+                let hands = deck::deal(&mut rng);
+                let leader = (rng.below(108) / 27) as u8;
+                assert_eq!(PlayState::new(hands, ctx.levels.level(), leader, rules.combo_rules()), g.play);
+                assert_eq!(&rng, g.rng());
+                assert_eq!(ctx, Context::of_game(&g));
+            }
         }
     }
 }
