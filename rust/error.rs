@@ -23,11 +23,14 @@ pub enum Error {
     InvalidState(String),
     /// Constraints on hidden cards that no deal satisfies.
     Unsatisfiable(String),
+    /// An argument outside what a function accepts (a count too large for memory).
+    InvalidArgument(String),
 }
 
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let msg = match self {
+impl Error {
+    /// The message.
+    fn message_mut(&mut self) -> &mut String {
+        match self {
             Error::InvalidCard(m)
             | Error::DuplicateCard(m)
             | Error::InvalidLevel(m)
@@ -36,9 +39,22 @@ impl fmt::Display for Error {
             | Error::IllegalMove(m)
             | Error::InvalidRules(m)
             | Error::InvalidState(m)
-            | Error::Unsatisfiable(m) => m,
-        };
-        f.write_str(msg)
+            | Error::Unsatisfiable(m)
+            | Error::InvalidArgument(m) => m,
+        }
+    }
+
+    /// The same error with `what: ` before its message.
+    pub fn context(mut self, what: &str) -> Error {
+        let m = self.message_mut();
+        *m = format!("{what}: {m}");
+        self
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.clone().message_mut())
     }
 }
 

@@ -151,7 +151,7 @@ class _Evaluation(TypedDict):
     mean: NDArray[np.float64]
     win_prob: NDArray[np.float64]
     stderr: NDArray[np.float64]
-    count: _U32
+    count: NDArray[np.uint64]
 
 class _SimulateResult(TypedDict, total=False):
     """``simulate``: unit='deal' gives finish, winner, gain, actions; unit='game' gives winner, deals, actions, levels."""
@@ -696,7 +696,7 @@ def simulate(
     policy: str | Sequence[str] | None = ...,
     mode: _Mode = ...,
 ) -> _SimulateResult:
-    """Plays `n` deals (or games) with built-in policies in Rust, on `threads` threads (0: all cores), without the GIL."""
+    """Plays `n` deals (or games) with built-in policies in Rust, split into `threads` parts (0: one per core), without the GIL."""
 
 def evaluate(
     state: Game | Observation,
@@ -709,7 +709,7 @@ def evaluate(
 ) -> _Evaluation:
     """Monte Carlo estimates for every legal action of the seat to move (hidden hands sampled, playouts to the deal's end)."""
 
-def policy_action(game: Game, policy: str = ..., *, seed: int = ..., mode: _Mode = ...) -> _Action:
+def policy_action(game: Game, policy: str = ..., *, seed: int = ..., mode: _Mode = ..., threads: int = ...) -> _Action:
     """The action a built-in policy (random, greedy, mc:N, mc-random:N) takes for the seat to move."""
 
 def sample_hands(observation: Observation, n: int = ..., *, seed: int = ...) -> _U8:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from typing import Literal, Protocol, Union
 
-from guandan_fast._core import Combo, Game, Pass, Return, Tribute, evaluate, policy_action
+from guandan_fast._core import Combo, Game, InvalidArgumentError, Pass, Return, Tribute, policy_action
 from guandan_fast.arena import pit
 
-__all__ = ["Bot", "GreedyBot", "MCBot", "RandomBot", "play_deal", "pit"]
+__all__ = ["Bot", "GreedyBot", "MCBot", "RandomBot", "decision_seed", "play_deal", "pit"]
 
 Action = Union[Combo, Pass, Tribute, Return]
 
@@ -38,8 +38,11 @@ class GreedyBot:
 
 
 class MCBot:
-    """Monte Carlo player: `playouts` determinized playouts per decision, shared
-    between the legal actions, hidden hands sampled from what the seat knows."""
+    """Monte Carlo player: the ``mc:N`` policy (``mc-random:N`` with random
+    rollouts) of the native simulation, about `playouts` determinized
+    playouts per decision shared between the legal actions, hidden hands
+    sampled from what the seat knows; decision `k` (1, 2, ...) of the bot is
+    ``policy_action(game, policy, seed=decision_seed(seed, k))``."""
 
     def __init__(
         self,
@@ -49,6 +52,11 @@ class MCBot:
         threads: int = 0,
         rollout: Literal["greedy", "random"] = "greedy",
     ) -> None:
+        if isinstance(playouts, bool) or not isinstance(playouts, int) or not 1 <= playouts < 2**32:
+            raise InvalidArgumentError(f"playouts must be an int 1..{2**32 - 1}, not {playouts!r}")
+        if rollout not in ("greedy", "random"):
+            raise InvalidArgumentError(f"rollout must be 'greedy' or 'random', not {rollout!r}")
+        self.policy = f"{'mc' if rollout == 'greedy' else 'mc-random'}:{playouts}"
         self.playouts = playouts
         self.seed = seed
         self.threads = threads
@@ -57,23 +65,12 @@ class MCBot:
 
     def act(self, game: Game) -> Action:
         self._decisions += 1
-        if game.phase != "play":
-            return policy_action(game, "greedy", seed=self.seed + self._decisions)
-        seat = game.current_player
-        assert seat is not None
-        obs = game.observation(seat)
-        n = len(game.legal_actions("pattern"))
-        if n == 1:
-            return game.legal_actions("pattern")[0]
-        per_action = max(1, self.playouts // n)
-        r = evaluate(
-            obs,
-            playouts=per_action,
-            seed=self.seed * 1_000_003 + self._decisions,
-            threads=self.threads,
-            policy=self.rollout,
-        )
-        return r["best"]
+        return policy_action(game, self.policy, seed=decision_seed(self.seed, self._decisions), threads=self.threads)
+
+
+def decision_seed(seed: int, k: int) -> int:
+    """The seed of decision `k` of a bot seeded with `seed` (a 64-bit value)."""
+    return (seed * 1_000_003 + k) % 2**64
 
 
 def play_deal(game: Game, bots: list[Bot]) -> list[int]:

@@ -69,6 +69,15 @@ pub fn knowledge(g: &Game) -> Knowledge {
     kn
 }
 
+impl Knowledge {
+    /// Updates the knowledge for `seat` playing `cards` (as `knowledge` reads a play from the history).
+    pub fn record_play(&mut self, seat: u8, cards: CardSet) {
+        let s = seat as usize;
+        self.played[s] = self.played[s].plus(cards).unwrap_or(self.played[s]);
+        self.known[s] = forget(self.known[s], cards);
+    }
+}
+
 /// What one seat may know (§8): its hand and everything public, taken from a
 /// game once. It holds no card of another seat's hand.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -98,7 +107,8 @@ pub struct Observation {
     pub tribute: Option<TributeState>,
     /// Cards each seat has played this deal.
     pub played: [CardSet; 4],
-    /// Cards known to be in each seat's hand; the observer's own: its hand.
+    /// Cards known to be in each seat's hand, as [`Knowledge::known`] (for
+    /// the observer: those the other seats know of; `known_cards` gives its hand).
     pub known: [CardSet; 4],
     /// Tribute caps (see [`Knowledge::caps`]).
     pub caps: [Option<u8>; 4],
@@ -110,8 +120,6 @@ pub struct Observation {
 pub fn observe(g: &Game, seat: u8) -> Observation {
     let p = &g.play;
     let k = knowledge(g);
-    let mut known = k.known;
-    known[seat as usize] = p.hands[seat as usize];
     let held = p.hands.iter().fold(CardSet::EMPTY, |acc, h| acc.plus(*h).unwrap_or(acc));
     Observation {
         seat,
@@ -128,7 +136,7 @@ pub fn observe(g: &Game, seat: u8) -> Observation {
         history: g.history.clone(),
         tribute: g.tribute,
         played: k.played,
-        known,
+        known: k.known,
         caps: k.caps,
         gone: CardSet::FULL_DECK.minus(held),
     }
@@ -142,6 +150,18 @@ impl Game {
 }
 
 impl Observation {
+    /// Cards known to be in each seat's hand, the observer's own being its hand.
+    pub fn known_cards(&self) -> [CardSet; 4] {
+        let mut k = self.known;
+        k[self.seat as usize] = self.hand;
+        k
+    }
+
+    /// The public knowledge of the deal this observation holds.
+    pub fn knowledge(&self) -> Knowledge {
+        Knowledge { played: self.played, known: self.known, caps: self.caps }
+    }
+
     /// The cards the observer cannot see: neither in its hand nor played
     /// this deal (in a hand-made deal of fewer than 108 cards, with the
     /// cards dealt to nobody).
@@ -222,8 +242,8 @@ impl Observation {
         if !all_played.is_some_and(|p| self.gone.contains(p)) {
             return bad("played cards are not among the cards gone".into());
         }
-        if self.known[self.seat as usize] != self.hand {
-            return bad("the observer's known cards are not its hand".into());
+        if !self.hand.contains(self.known[self.seat as usize]) {
+            return bad("cards known to be in the observer's hand are not in it".into());
         }
         let others = (0..4).filter(|&s| s != self.seat as usize);
         let known_others = others.clone().try_fold(CardSet::EMPTY, |acc, s| acc.plus(self.known[s]));
@@ -349,7 +369,8 @@ mod tests {
                 let o = g.observation(seat);
                 assert_eq!(o.check(), Ok(()), "{:?} seat {seat}", g.phase);
                 assert_eq!(o.sizes.iter().sum::<u32>() + o.gone.len(), 108);
-                assert_eq!(o.known[seat as usize], g.play.hands[seat as usize]);
+                assert_eq!(o.known_cards()[seat as usize], g.play.hands[seat as usize]);
+                assert_eq!(o.knowledge(), knowledge(g));
             }
         }
     }

@@ -624,7 +624,7 @@ impl Game {
                 LogEntry::Act(a) => g.apply(*a),
                 LogEntry::NextDeal(h, l) => g.next_deal(*h, *l),
             };
-            done.map_err(|e| in_context(e, &format!("log entry {i}")))?;
+            done.map_err(|e| e.context(&format!("log entry {i}")))?;
         }
         Ok(g)
     }
@@ -645,22 +645,6 @@ fn move_card(hands: &mut [CardSet; 4], from: u8, to: u8, c: CardSet, what: &str)
     hands[f] = hands[f].minus(c);
     hands[t] = got;
     Ok(())
-}
-
-/// `e` with `what: ` before its message.
-fn in_context(e: Error, what: &str) -> Error {
-    let m = |x: String| format!("{what}: {x}");
-    match e {
-        Error::InvalidCard(x) => Error::InvalidCard(m(x)),
-        Error::DuplicateCard(x) => Error::DuplicateCard(m(x)),
-        Error::InvalidLevel(x) => Error::InvalidLevel(m(x)),
-        Error::InvalidCombo(x) => Error::InvalidCombo(m(x)),
-        Error::CardsNotInHand(x) => Error::CardsNotInHand(m(x)),
-        Error::IllegalMove(x) => Error::IllegalMove(m(x)),
-        Error::InvalidRules(x) => Error::InvalidRules(m(x)),
-        Error::InvalidState(x) => Error::InvalidState(m(x)),
-        Error::Unsatisfiable(x) => Error::Unsatisfiable(m(x)),
-    }
 }
 
 fn action_kind(a: &Action) -> &'static str {
@@ -1029,7 +1013,7 @@ fn replay_tribute(rules: &Rules, s: &Setup, dealt: [CardSet; 4], start: [CardSet
         Phase::Return => (n, t.step as usize),
         _ => (n, n),
     };
-    let why = |e: Error| in_context(e, "the tribute does not follow from the previous finish and the hands");
+    let why = |e: Error| e.context("the tribute does not follow from the previous finish and the hands");
     for i in 0..gifts.min(2) {
         if let Some(c) = t.gifts[i] {
             g.apply(Action::Tribute(c)).map_err(why)?;

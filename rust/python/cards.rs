@@ -427,8 +427,6 @@ pub(crate) fn legal_moves(
     with_moves(hand, level, top, &mode, &joker_pair_in_full_house, |ms, l| Ok(ms.iter().map(|&mv| PyCombo { mv, level: l }).collect()))
 }
 
-pub(crate) use crate::game::encode::fill_counts;
-
 fn arrays_to_dict<'py>(py: Python<'py>, a: crate::game::encode::MoveArrays, with_offsets: bool) -> PyResult<Bound<'py, PyDict>> {
     let n = a.kind.len();
     let d = PyDict::new(py);

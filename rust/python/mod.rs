@@ -65,6 +65,7 @@ impl From<Error> for PyErr {
             Error::InvalidRules(_) => InvalidRulesError::new_err(msg),
             Error::InvalidState(_) => InvalidStateError::new_err(msg),
             Error::Unsatisfiable(_) => UnsatisfiableError::new_err(msg),
+            Error::InvalidArgument(_) => InvalidArgumentError::new_err(msg),
         }
     }
 }
@@ -79,6 +80,9 @@ fn _check_policy(name: &Bound<'_, PyAny>) -> PyResult<String> {
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    // Load numpy's C API now: a first use later (after Ctrl-C, say) must not fail.
+    py.import("numpy")?;
+    let _ = numpy::PyArray1::<u8>::zeros(py, 0, false);
     m.add_class::<PyCard>()?;
     m.add_class::<PyHand>()?;
     m.add_class::<PyCombo>()?;

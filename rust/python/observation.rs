@@ -89,7 +89,7 @@ impl PyObservation {
     /// Cards known to be in each seat's hand (tribute / return cards not played since); own seat: its hand.
     #[getter]
     fn known(&self) -> (PyHand, PyHand, PyHand, PyHand) {
-        hands4(self.0.known)
+        hands4(self.0.known_cards())
     }
     /// Per seat, the §2 strength above which a tribute giver holds no other non-wildcard card (or None).
     #[getter]

@@ -1,36 +1,112 @@
 //! Simulation, Monte Carlo evaluation, hidden-hand sampling and built-in policies.
+//!
+//! Long calls run on the shared pool without the GIL while this thread
+//! checks for signals every ~10 ms, so Ctrl-C raises `KeyboardInterrupt`.
 
 use super::*;
 use crate::game::observe::Observation;
-use crate::game::{Action, Phase};
+use crate::search::montecarlo;
+use crate::search::parallel::{self, Stop};
 use crate::search::policy::Policy;
 use crate::search::simulate as sim;
-use numpy::ndarray::Array2;
+use numpy::ndarray::{Array2, Array3};
 use numpy::IntoPyArray;
-use pyo3::types::{PyDict, PyList};
+use pyo3::exceptions::PyKeyboardInterrupt;
+use pyo3::types::{PyBool, PyDict, PyList};
+
+// ---------------------------------------------------------------- arguments
+
+/// An int in `lo..=hi` from any Python int (or object with `__index__`).
+fn int_in(obj: &Bound<'_, PyAny>, name: &str, lo: i128, hi: i128, what: &str) -> PyResult<i128> {
+    let bad = |got: String| InvalidArgumentError::new_err(format!("{name} must be {what}, not {got}"));
+    if obj.is_instance_of::<PyBool>() {
+        return Err(bad(format!("{}", obj.is_truthy()?)));
+    }
+    match obj.extract::<i128>() {
+        Ok(v) if (lo..=hi).contains(&v) => Ok(v),
+        Ok(v) => Err(bad(v.to_string())),
+        Err(_) if obj.hasattr("__index__")? => {
+            let text = obj.str()?.to_cow()?.into_owned();
+            Err(bad(if text.len() > 40 { format!("an int of {} digits", text.trim_start_matches('-').len()) } else { text }))
+        }
+        Err(_) => Err(bad(format!("a {}", obj.get_type().name()?))),
+    }
+}
+
+/// A count `min..=max` (`default` when not given).
+fn count_of(obj: Option<&Bound<'_, PyAny>>, name: &str, min: u64, max: u64, default: u64) -> PyResult<u64> {
+    obj.map_or(Ok(default), |o| Ok(int_in(o, name, min as i128, max as i128, &format!("an int {min}..{max}"))? as u64))
+}
+
+/// A seed (0 when not given): any int from -2**63 to 2**64 - 1 (negative seeds wrap to 64 bits).
+fn seed_of(obj: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+    obj.map_or(Ok(0), |o| Ok(int_in(o, "seed", i64::MIN as i128, u64::MAX as i128, "an int from -2**63 to 2**64 - 1")? as u64))
+}
+
+/// A `threads` argument (0 when not given): 0 (one part per core) or 1..=256 parts.
+fn threads_of(obj: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    obj.map_or(Ok(0), |o| Ok(int_in(o, "threads", 0, 256, "0 (all cores) or 1..256")? as usize))
+}
+
+/// Runs `work` on the shared pool without the GIL, checking for signals
+/// meanwhile: a signal handler's exception (Ctrl-C: `KeyboardInterrupt`)
+/// stops the work and is raised.
+fn interruptible<T: Send>(py: Python<'_>, work: impl FnOnce(&Stop) -> crate::error::Result<T> + Send) -> PyResult<T> {
+    let mut raised: Option<PyErr> = None;
+    let out = py.detach(|| {
+        parallel::supervise(work, &mut || match Python::attach(|py| py.check_signals()) {
+            Ok(()) => true,
+            Err(e) => {
+                raised = Some(e);
+                false
+            }
+        })
+    })?;
+    match out {
+        Some(r) => Ok(r?),
+        None => Err(raised.unwrap_or_else(|| PyKeyboardInterrupt::new_err(()))),
+    }
+}
+
+/// An empty column with room for `n * width` values, refused (not aborted)
+/// when the memory cannot be had; filled after the work.
+fn column<T>(n: u64, width: u64) -> PyResult<Vec<T>> {
+    let len = n.saturating_mul(width);
+    let mut v = Vec::new();
+    usize::try_from(len).ok().and_then(|k| v.try_reserve_exact(k).ok()).ok_or_else(|| {
+        InvalidArgumentError::new_err(format!(
+            "n = {n} needs {} MiB for its results: more memory than can be had",
+            (len as u128 * std::mem::size_of::<T>() as u128) >> 20
+        ))
+    })?;
+    Ok(v)
+}
 
 // ---------------------------------------------------------------- simulate
 
-/// Plays `n` deals (or games) with built-in policies in Rust, on `threads`
-/// threads (0: all cores), without the GIL; returns numpy arrays. Item `i`
-/// is item `start + i` of the stream seeded by `seed`, so chunks of a long
-/// run give the same result as the whole run.
+/// Plays `n` deals (or games) with built-in policies in Rust, split into
+/// `threads` parts (0: one per core) on a pool of one thread per core,
+/// without the GIL; returns numpy arrays. Item `i` is item `start + i` of
+/// the stream seeded by `seed`, so chunks of a long run give the same
+/// result as the whole run.
 #[pyfunction]
-#[pyo3(signature = (n, *, seed = 0, start = 0, threads = 0, rules = None, unit = "deal", policy = None, mode = "pattern"))]
+#[pyo3(signature = (n, *, seed = None, start = None, threads = None, rules = None, unit = "deal", policy = None, mode = "pattern"), text_signature = "(n, *, seed=0, start=0, threads=0, rules=None, unit='deal', policy=None, mode='pattern')")]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn simulate<'py>(
     py: Python<'py>,
-    n: usize,
-    seed: i128,
-    start: u64,
-    threads: i64,
+    n: &Bound<'py, PyAny>,
+    seed: Option<&Bound<'py, PyAny>>,
+    start: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
     rules: Option<&Bound<'py, PyAny>>,
     unit: &str,
     policy: Option<&Bound<'py, PyAny>>,
     mode: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let threads = threads_arg(threads)?;
-    let seed = seed_arg(seed)?;
+    let n = count_of(Some(n), "n", 0, sim::MAX_ITEMS, 0)?;
+    let seed = seed_of(seed)?;
+    let start = count_of(start, "start", 0, u64::MAX, 0)?;
+    let threads = threads_of(threads)?;
     let rules = rules_arg(rules)?;
     let mode = mode_arg(mode)?;
     let policies = match policy {
@@ -38,29 +114,40 @@ pub(crate) fn simulate<'py>(
         Some(p) => policies_arg(p)?,
     };
     let d = PyDict::new(py);
+    let shape = |n: u64, w: usize| (n as usize, w);
     match unit {
         "deal" => {
-            let res = py.detach(|| sim::simulate_deals_from(n, seed, start, threads, &rules, &policies, mode))?;
-            let mut finish = Vec::with_capacity(n * 4);
+            let (mut finish, mut winner, mut gain, mut actions): (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u32>) =
+                (column(n, 4)?, column(n, 1)?, column(n, 1)?, column(n, 1)?);
+            let res = interruptible(py, |stop| sim::simulate_deals_from(n, seed, start, threads, &rules, &policies, mode, stop))?;
             for r in &res {
                 finish.extend_from_slice(&r.finish);
+                winner.push(r.winner);
+                gain.push(r.gain);
+                actions.push(r.actions);
             }
-            let finish = Array2::from_shape_vec((n, 4), finish).map_err(|e| PyValueError::new_err(e.to_string()))?;
+            drop(res);
+            let finish = Array2::from_shape_vec(shape(n, 4), finish).map_err(|e| PyValueError::new_err(e.to_string()))?;
             d.set_item("finish", finish.into_pyarray(py))?;
-            d.set_item("winner", res.iter().map(|r| r.winner).collect::<Vec<_>>().into_pyarray(py))?;
-            d.set_item("gain", res.iter().map(|r| r.gain).collect::<Vec<_>>().into_pyarray(py))?;
-            d.set_item("actions", res.iter().map(|r| r.actions).collect::<Vec<_>>().into_pyarray(py))?;
+            d.set_item("winner", winner.into_pyarray(py))?;
+            d.set_item("gain", gain.into_pyarray(py))?;
+            d.set_item("actions", actions.into_pyarray(py))?;
         }
         "game" => {
-            let res = py.detach(|| sim::simulate_games_from(n, seed, start, threads, &rules, &policies, mode))?;
-            let mut levels = Vec::with_capacity(n * 2);
+            let (mut winner, mut deals, mut actions, mut levels): (Vec<u8>, Vec<u32>, Vec<u32>, Vec<u8>) =
+                (column(n, 1)?, column(n, 1)?, column(n, 1)?, column(n, 2)?);
+            let res = interruptible(py, |stop| sim::simulate_games_from(n, seed, start, threads, &rules, &policies, mode, stop))?;
             for r in &res {
+                winner.push(r.winner);
+                deals.push(r.deals);
+                actions.push(r.actions);
                 levels.extend_from_slice(&r.levels);
             }
-            let levels = Array2::from_shape_vec((n, 2), levels).map_err(|e| PyValueError::new_err(e.to_string()))?;
-            d.set_item("winner", res.iter().map(|r| r.winner).collect::<Vec<_>>().into_pyarray(py))?;
-            d.set_item("deals", res.iter().map(|r| r.deals).collect::<Vec<_>>().into_pyarray(py))?;
-            d.set_item("actions", res.iter().map(|r| r.actions).collect::<Vec<_>>().into_pyarray(py))?;
+            drop(res);
+            let levels = Array2::from_shape_vec(shape(n, 2), levels).map_err(|e| PyValueError::new_err(e.to_string()))?;
+            d.set_item("winner", winner.into_pyarray(py))?;
+            d.set_item("deals", deals.into_pyarray(py))?;
+            d.set_item("actions", actions.into_pyarray(py))?;
             d.set_item("levels", levels.into_pyarray(py))?;
         }
         u => return Err(InvalidArgumentError::new_err(format!("unit must be 'deal' or 'game', not {u:?}"))),
@@ -70,44 +157,47 @@ pub(crate) fn simulate<'py>(
 
 /// One policy name for all seats, or four names (one per seat).
 pub(crate) fn policies_arg(obj: &Bound<'_, PyAny>) -> PyResult<[Policy; 4]> {
-    let one = |s: &str| {
-        Policy::from_name(s)
-            .ok_or_else(|| InvalidArgumentError::new_err(format!("unknown policy {s:?} (known: random, greedy, mc, mc:N, mc-random:N)")))
-    };
     if let Ok(s) = obj.extract::<String>() {
-        return Ok([one(&s)?; 4]);
+        return Ok([policy_of(&s)?; 4]);
     }
     let v: Vec<String> = obj.extract().map_err(|_| InvalidArgumentError::new_err("policy must be a name or a list of 4 names"))?;
     if v.len() != 4 {
         return Err(InvalidArgumentError::new_err("policy lists need one name per seat (4)"));
     }
-    Ok([one(&v[0])?, one(&v[1])?, one(&v[2])?, one(&v[3])?])
+    Ok([policy_of(&v[0])?, policy_of(&v[1])?, policy_of(&v[2])?, policy_of(&v[3])?])
 }
+
+fn policy_of(s: &str) -> PyResult<Policy> {
+    Policy::from_name(s).ok_or_else(|| {
+        let shown: String = s.chars().take(40).collect();
+        let more = if shown.len() < s.len() { "..." } else { "" };
+        InvalidArgumentError::new_err(format!("unknown policy {shown:?}{more} (known: random, greedy, mc, mc:N, mc-random:N)"))
+    })
+}
+
+// ---------------------------------------------------------------- evaluate
 
 /// Monte Carlo estimates for every legal action of the seat to move: hidden
 /// hands sampled from that seat's knowledge, playouts to the end of the deal.
 #[pyfunction]
-#[pyo3(signature = (state, *, playouts = 200, seed = 0, threads = 0, policy = None, mode = "pattern"))]
+#[pyo3(signature = (state, *, playouts = None, seed = None, threads = None, policy = None, mode = "pattern"), text_signature = "(state, *, playouts=200, seed=0, threads=0, policy=None, mode='pattern')")]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn evaluate<'py>(
     py: Python<'py>,
     state: &Bound<'py, PyAny>,
-    playouts: usize,
-    seed: i128,
-    threads: i64,
+    playouts: Option<&Bound<'py, PyAny>>,
+    seed: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
     policy: Option<&Bound<'py, PyAny>>,
     mode: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let threads = threads_arg(threads)?;
-    let seed = seed_arg(seed)?;
+    let playouts = count_of(playouts, "playouts", 1, u64::MAX, 200)?;
+    let seed = seed_of(seed)?;
+    let parts = parallel::parts(threads_of(threads)?);
     let o: std::borrow::Cow<'_, Observation> = if let Ok(g) = state.extract::<PyRef<'_, PyGame>>() {
         std::borrow::Cow::Owned(g.0.observation(g.0.play.current))
     } else if let Ok(o) = state.cast::<PyObservation>() {
-        let o = &o.get().0;
-        if o.current != Some(o.seat) {
-            return Err(IllegalMoveError::new_err(format!("the observation is seat {}'s but seat {:?} is to move", o.seat, o.current)));
-        }
-        std::borrow::Cow::Borrowed(o)
+        std::borrow::Cow::Borrowed(&o.get().0)
     } else {
         return Err(InvalidArgumentError::new_err("state must be a Game or an Observation"));
     };
@@ -116,108 +206,61 @@ pub(crate) fn evaluate<'py>(
         None => [Policy::Random; 4],
         Some(p) => policies_arg(p)?,
     };
-    if o.phase != Phase::Play {
-        return Err(IllegalMoveError::new_err(format!("evaluate needs the play phase, not {}", o.phase.name())));
-    }
-    let mut hands = [crate::cards::cardset::CardSet::EMPTY; 4];
-    hands[o.seat as usize] = o.hand;
-    let st = o.play_state(hands);
-    let mut moves = Vec::new();
-    st.moves(mode, &mut moves);
-    let mut acts: Vec<Option<crate::movegen::Move>> = Vec::new();
-    if st.can_pass() {
-        acts.push(None);
-    }
-    acts.extend(moves.iter().map(|&m| Some(m)));
-    let stats = py.detach(|| crate::search::montecarlo::evaluate_observation(&o, &acts, playouts, seed, threads, &policies, mode))?;
+    let e = interruptible(py, |stop| montecarlo::evaluate_observation(&o, playouts, &policies, mode, seed, parts, stop))?;
     let level = o.level;
-    let to_action = |a: &Option<crate::movegen::Move>| match a {
-        None => Action::Pass,
-        Some(m) => Action::Play(*m),
-    };
-    let items: Vec<Bound<'py, PyAny>> = acts.iter().map(|a| action_to_py(py, to_action(a), level)).collect::<PyResult<_>>()?;
-    let mut best = 0usize;
-    for (i, s) in stats.iter().enumerate() {
-        let b = &stats[best];
-        if s.mean > b.mean || (s.mean == b.mean && s.win_prob > b.win_prob) {
-            best = i;
-        }
-    }
+    let items: Vec<Bound<'py, PyAny>> = e.actions.iter().map(|&a| action_to_py(py, a, level)).collect::<PyResult<_>>()?;
     let d = PyDict::new(py);
-    d.set_item("best", items[best].clone())?;
+    d.set_item("best", items[e.best].clone())?;
     d.set_item("actions", PyList::new(py, items)?)?;
-    d.set_item("mean", stats.iter().map(|s| s.mean).collect::<Vec<_>>().into_pyarray(py))?;
-    d.set_item("win_prob", stats.iter().map(|s| s.win_prob).collect::<Vec<_>>().into_pyarray(py))?;
-    d.set_item("stderr", stats.iter().map(|s| s.stderr).collect::<Vec<_>>().into_pyarray(py))?;
-    d.set_item("count", stats.iter().map(|s| s.count).collect::<Vec<_>>().into_pyarray(py))?;
+    d.set_item("mean", e.stats.iter().map(|s| s.mean).collect::<Vec<_>>().into_pyarray(py))?;
+    d.set_item("win_prob", e.stats.iter().map(|s| s.win_prob).collect::<Vec<_>>().into_pyarray(py))?;
+    d.set_item("stderr", e.stats.iter().map(|s| s.stderr).collect::<Vec<_>>().into_pyarray(py))?;
+    d.set_item("count", e.stats.iter().map(|s| s.count).collect::<Vec<_>>().into_pyarray(py))?;
     Ok(d)
 }
 
 /// Deals the cards `observation`'s seat cannot see to the other seats, `n`
 /// times, consistently with what it knows; returns an (n, 4, 54) uint8 array.
 #[pyfunction]
-#[pyo3(signature = (observation, n = 1, *, seed = 0))]
+#[pyo3(signature = (observation, n = None, *, seed = None), text_signature = "(observation, n=1, *, seed=0)")]
 pub(crate) fn sample_hands<'py>(
     py: Python<'py>,
     observation: PyRef<'py, PyObservation>,
-    n: usize,
-    seed: i128,
+    n: Option<&Bound<'py, PyAny>>,
+    seed: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, numpy::PyArray3<u8>>> {
-    let seed = seed_arg(seed)?;
-    let c = crate::search::montecarlo::constraints_of(&observation.0);
+    let n = count_of(n, "n", 0, sim::MAX_ITEMS, 1)?;
+    let seed = seed_of(seed)?;
+    let c = crate::search::sample::Constraints::of_observation(&observation.0);
     let sampler = crate::search::sample::Sampler::new(&c)?;
-    let mut out = vec![0u8; n * 4 * 54];
-    for (j, chunk) in out.chunks_exact_mut(4 * 54).enumerate() {
-        let mut rng = crate::rng::Rng::new(crate::rng::derive_seed(seed, j as u64));
-        let hands = sampler.sample(&mut rng);
-        for (s, row) in chunk.chunks_exact_mut(54).enumerate() {
-            super::cards::fill_counts(row, hands[s]);
-        }
-    }
-    let arr = numpy::ndarray::Array3::from_shape_vec((n, 4, 54), out).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let mut out = column::<u8>(n, 4 * 54)?;
+    out.resize((n * 4 * 54) as usize, 0);
+    interruptible(py, |stop| {
+        sampler.sample_counts(seed, 0, &mut out, stop);
+        Ok(())
+    })?;
+    let arr = Array3::from_shape_vec((n as usize, 4, 54), out).map_err(|e| PyValueError::new_err(e.to_string()))?;
     Ok(arr.into_pyarray(py))
 }
 
 /// The action a built-in policy (`random`, `greedy`, `mc:N`, ...) takes in
-/// `game` for the seat to move. Tribute: any highest card; return: the
-/// weakest allowed card (random: any allowed).
+/// `game` for the seat to move, as a native playout would with a generator
+/// seeded by `seed`; a Monte Carlo decision is split into `threads` parts.
 #[pyfunction]
-#[pyo3(signature = (game, policy = "greedy", *, seed = 0, mode = "pattern"))]
-pub(crate) fn policy_action<'py>(py: Python<'py>, game: PyRef<'py, PyGame>, policy: &str, seed: i128, mode: &str) -> PyResult<Bound<'py, PyAny>> {
-    let seed = seed_arg(seed)?;
-    let g = &game.0;
-    let p = Policy::from_name(policy)
-        .ok_or_else(|| InvalidArgumentError::new_err(format!("unknown policy {policy:?} (known: random, greedy, mc, mc:N, mc-random:N)")))?;
+#[pyo3(signature = (game, policy = "greedy", *, seed = None, mode = "pattern", threads = None), text_signature = "(game, policy='greedy', *, seed=0, mode='pattern', threads=0)")]
+pub(crate) fn policy_action<'py>(
+    py: Python<'py>,
+    game: PyRef<'py, PyGame>,
+    policy: &str,
+    seed: Option<&Bound<'py, PyAny>>,
+    mode: &str,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let seed = seed_of(seed)?;
+    let parts = parallel::parts(threads_of(threads)?);
+    let p = policy_of(policy)?;
     let mode = mode_arg(mode)?;
-    let mut rng = crate::rng::Rng::new(seed);
-    let level = g.play.level;
-    let action = match g.phase {
-        Phase::Play => {
-            let mut moves = Vec::new();
-            g.play.moves(mode, &mut moves);
-            let state = g.play;
-            let pick = py.detach(|| p.choose(&state, &moves, &mut rng));
-            match pick {
-                Some(i) => Action::Play(moves[i]),
-                None => Action::Pass,
-            }
-        }
-        Phase::Tribute | Phase::Return => {
-            let acts = g.legal_actions(mode);
-            if acts.is_empty() {
-                return Err(IllegalMoveError::new_err("no legal action"));
-            }
-            if p == Policy::Random {
-                acts[rng.below(acts.len() as u32) as usize]
-            } else {
-                let strength = |a: &Action| match a {
-                    Action::Tribute(c) | Action::Return(c) => (crate::movegen::combo::rank_value(c.rank(), level), c.index()),
-                    _ => (0, 0),
-                };
-                *acts.iter().min_by_key(|a| strength(a)).unwrap()
-            }
-        }
-        ph => return Err(IllegalMoveError::new_err(format!("no action is expected in the {} phase", ph.name()))),
-    };
-    action_to_py(py, action, level)
+    let g = &game.0;
+    let action = interruptible(py, |stop| p.game_action(g, mode, &mut crate::rng::Rng::new(seed), parts, stop))?;
+    action_to_py(py, action, g.play.level)
 }

@@ -2,6 +2,8 @@
 //! and parallel simulation.
 
 pub mod montecarlo;
+pub mod parallel;
+pub mod playout;
 pub mod policy;
 pub mod sample;
 pub mod simulate;

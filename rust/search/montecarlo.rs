@@ -1,95 +1,310 @@
-//! Monte Carlo evaluation of the moves of a position: determinized playouts
-//! with honestly sampled hidden hands.
+//! Monte Carlo evaluation of the actions of the seat to move: determinized
+//! playouts with honestly sampled hidden hands, and the decision built on it
+//! (the `mc` policy, `evaluate` and `policy_action` all go through here).
+//!
+//! Seeding: world `j` (the hidden hands of playout `j`) is sampled from
+//! `derive_seed(seed ^ WORLD, j)` and is the same for every action (common
+//! random numbers); the rollout of action `a` in world `j` is seeded from
+//! `derive_seed(world_seed ^ ROLLOUT, a)`. Sums are exact integers, so the
+//! estimates do not depend on how the worlds are split between workers.
 
 use crate::cards::cardset::CardSet;
 use crate::error::{Error, Result};
 use crate::game::observe::Observation;
-use crate::game::rules::Rules;
-use crate::game::trick::{team, PlayState};
-use crate::game::{Game, Phase};
+use crate::game::trick::PlayState;
+use crate::game::{Action, Game, Phase};
 use crate::movegen::{Mode, Move};
 use crate::rng::{derive_seed, Rng};
+use crate::search::parallel::{self, Stop};
+use crate::search::playout::{playout, Context};
 use crate::search::policy::Policy;
 use crate::search::sample::{Constraints, Sampler};
-use crate::search::simulate::{batch, deal_gain, playout};
+use rayon::prelude::*;
+
+const WORLD: u64 = 0x5EED_5A3B_1E00_0000;
+const ROLLOUT: u64 = 0x0A11_0C47_E5ED_0001;
 
 /// Estimates for one action.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ActionStats {
-    /// Mean signed level change for the mover's team (+gain when it wins the deal, -gain when it loses).
+    /// Mean signed level change for the mover's team, as the level rules
+    /// settle the deal (+gain when it wins the deal, -gain when it loses).
     pub mean: f64,
     /// Fraction of playouts whose deal the mover's team won (its player first out).
     pub win_prob: f64,
     /// Standard error of `mean`.
     pub stderr: f64,
-    pub count: u32,
+    pub count: u64,
 }
 
-/// The constraints the observer of `o` knows (§8).
-pub fn constraints_of(o: &Observation) -> Constraints {
-    Constraints { observer: o.seat, level: o.level, sizes: o.sizes, own: o.hand, gone: o.gone, known: o.known, caps: o.caps }
+/// Exact running sums of one action's scores.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Sums {
+    total: i128,
+    squares: i128,
+    wins: u64,
+    n: u64,
 }
 
-/// Evaluates `actions` (`None` = pass) of the current player of `g` by
-/// `playouts` playouts each; the hidden hands of playout `j` are the same for
-/// every action (common random numbers).
+impl Sums {
+    fn add(&mut self, o: &Sums) {
+        self.total += o.total;
+        self.squares += o.squares;
+        self.wins += o.wins;
+        self.n += o.n;
+    }
+
+    fn stats(&self) -> ActionStats {
+        let k = self.n as f64;
+        let mean = self.total as f64 / k;
+        let var = if self.n > 1 { ((self.squares as f64 - self.total as f64 * mean) / (k - 1.0)).max(0.0) } else { 0.0 };
+        ActionStats { mean, win_prob: self.wins as f64 / k, stderr: (var / k).sqrt(), count: self.n }
+    }
+}
+
+/// The constraints `seat` knows in `g`'s current deal (§8).
+pub fn constraints_for(g: &Game, seat: u8) -> Constraints {
+    Constraints::with_knowledge(&g.play, seat, &crate::game::observe::knowledge(g))
+}
+
+/// The candidate actions of the seat to move: passing first when legal
+/// (`None`), then `moves` in order.
+pub fn candidates(state: &PlayState, moves: &[Move]) -> Vec<Option<Move>> {
+    let mut acts = Vec::with_capacity(moves.len() + 1);
+    if state.can_pass() {
+        acts.push(None);
+    }
+    acts.extend(moves.iter().map(|&m| Some(m)));
+    acts
+}
+
+/// The index of the best estimate: the highest mean, ties by the highest
+/// win probability, then the first.
+pub fn best(stats: &[ActionStats]) -> usize {
+    let mut b = 0;
+    for (i, s) in stats.iter().enumerate() {
+        if s.mean > stats[b].mean || (s.mean == stats[b].mean && s.win_prob > stats[b].win_prob) {
+            b = i;
+        }
+    }
+    b
+}
+
+/// Estimates `actions` (`None` = pass) of the seat to move in `state` by
+/// `playouts` playouts each, hidden hands sampled from what that seat knows
+/// (`ctx`), rolled out by `rollout` and scored by `ctx`'s level rules.
+/// The worlds are split into `parts` parts on the shared pool (1: on the
+/// calling thread). Returns early with partial sums once `stop` is set.
+#[allow(clippy::too_many_arguments)]
 pub fn evaluate(
-    g: &Game,
+    state: &PlayState,
+    ctx: &Context,
     actions: &[Option<Move>],
-    playouts: usize,
-    seed: u64,
-    threads: usize,
-    policies: &[Policy; 4],
+    playouts: u64,
+    rollout: &[Policy; 4],
     mode: Mode,
+    seed: u64,
+    parts: usize,
+    stop: &Stop,
 ) -> Result<Vec<ActionStats>> {
-    evaluate_observation(&g.observation(g.play.current), actions, playouts, seed, threads, policies, mode)
+    let seen = Constraints::with_knowledge(state, state.current, &ctx.knowledge);
+    evaluate_seen(state, ctx, &seen, actions, playouts, rollout, mode, seed, parts, stop)
 }
 
-/// As `evaluate`, from what the seat to move of `o` (its observer) knows.
+/// As `evaluate`, with the hidden hands dealt under `seen` (what the seat to
+/// move knows) instead of the constraints read off `state`'s hands, which
+/// then need not be the real ones (an observation has only its own).
+#[allow(clippy::too_many_arguments)]
+fn evaluate_seen(
+    state: &PlayState,
+    ctx: &Context,
+    seen: &Constraints,
+    actions: &[Option<Move>],
+    playouts: u64,
+    rollout: &[Policy; 4],
+    mode: Mode,
+    seed: u64,
+    parts: usize,
+    stop: &Stop,
+) -> Result<Vec<ActionStats>> {
+    if playouts == 0 {
+        return Err(Error::InvalidArgument("playouts must be at least 1".into()));
+    }
+    let seat = state.current;
+    let sampler = Sampler::new(seen)?;
+    let track = rollout.iter().any(|p| p.uses_knowledge());
+    let run = |range: std::ops::Range<u64>| -> Result<Vec<Sums>> {
+        let mut sums = vec![Sums::default(); actions.len()];
+        let mut buf = Vec::new();
+        for j in range {
+            if stop.is_set() {
+                break;
+            }
+            let world = derive_seed(seed ^ WORLD, j);
+            let hands = sampler.sample(&mut Rng::new(world));
+            for (a, act) in actions.iter().enumerate() {
+                let mut st = *state;
+                st.hands = hands;
+                let mut c = *ctx;
+                if track {
+                    c.record(seat, act.as_ref());
+                }
+                match act {
+                    Some(m) => st.play_unchecked(*m),
+                    None => st.pass_unchecked(),
+                }
+                let mut rng = Rng::new(derive_seed(world ^ ROLLOUT, a as u64));
+                playout(&mut st, &mut c, rollout, mode, &mut rng, &mut buf, stop)?;
+                if !st.over {
+                    break;
+                }
+                let (score, won) = c.score(st.finish, seat)?;
+                let s = &mut sums[a];
+                s.total += score as i128;
+                s.squares += (score as i128) * (score as i128);
+                s.wins += won as u64;
+                s.n += 1;
+            }
+        }
+        Ok(sums)
+    };
+    let parts = (parts.max(1) as u64).min(playouts);
+    let per = playouts.div_ceil(parts);
+    let ranges: Vec<_> = (0..parts).map(|p| p.saturating_mul(per).min(playouts)..(p + 1).saturating_mul(per).min(playouts)).collect();
+    let partial: Vec<Vec<Sums>> =
+        if parts == 1 { vec![run(0..playouts)?] } else { parallel::pool()?.install(|| ranges.into_par_iter().map(run).collect::<Result<_>>())? };
+    let mut sums = vec![Sums::default(); actions.len()];
+    for p in &partial {
+        for (s, x) in sums.iter_mut().zip(p) {
+            s.add(x);
+        }
+    }
+    Ok(sums.iter().map(Sums::stats).collect())
+}
+
+/// A Monte Carlo decision among `moves` (index; `None` = pass) for the seat
+/// to move: goes out at once when it can, else `evaluate`s every candidate
+/// with `playouts / candidates` playouts (at least one) and takes the `best`.
+#[allow(clippy::too_many_arguments)]
+pub fn decide(
+    state: &PlayState,
+    ctx: &Context,
+    moves: &[Move],
+    playouts: u64,
+    rollout: Policy,
+    mode: Mode,
+    seed: u64,
+    parts: usize,
+    stop: &Stop,
+) -> Result<Option<usize>> {
+    let n = moves.len() + state.can_pass() as usize;
+    if n <= 1 {
+        return Ok(if moves.is_empty() { None } else { Some(0) });
+    }
+    let me = state.current;
+    if let Some(i) = moves.iter().position(|m| m.cards.len() == state.hands[me as usize].len()) {
+        return Ok(Some(i));
+    }
+    let acts = candidates(state, moves);
+    let per = (playouts / n as u64).max(1);
+    let stats = evaluate(state, ctx, &acts, per, &[rollout; 4], mode, seed, parts, stop)?;
+    let b = best(&stats);
+    Ok(if state.can_pass() { b.checked_sub(1) } else { Some(b) })
+}
+
+/// `evaluate` of every legal action of the seat to move in `g`, as seen by
+/// `observer` (who must be that seat).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    /// Passing first when legal, then the plays in listing order.
+    pub actions: Vec<Action>,
+    pub stats: Vec<ActionStats>,
+    /// Index of the `best` estimate.
+    pub best: usize,
+}
+
+/// Evaluates every legal action of the seat to move in `g` (play phase) from
+/// `observer`'s knowledge; `observer` must be the seat to move.
+#[allow(clippy::too_many_arguments)]
+pub fn evaluate_game(
+    g: &Game,
+    observer: u8,
+    playouts: u64,
+    rollout: &[Policy; 4],
+    mode: Mode,
+    seed: u64,
+    parts: usize,
+    stop: &Stop,
+) -> Result<Evaluation> {
+    if g.phase != Phase::Play {
+        return Err(Error::IllegalMove(format!("evaluate needs the play phase, not {}", g.phase.name())));
+    }
+    if observer != g.play.current {
+        return Err(Error::IllegalMove(format!("the observation is seat {observer}'s but seat {} is to move", g.play.current)));
+    }
+    evaluate_observation(&g.observation(observer), playouts, rollout, mode, seed, parts, stop)
+}
+
+/// Evaluates every legal action of the observer of `o`, who must be the seat
+/// to move in the play phase, from what it knows alone.
+#[allow(clippy::too_many_arguments)]
 pub fn evaluate_observation(
     o: &Observation,
-    actions: &[Option<Move>],
-    playouts: usize,
-    seed: u64,
-    threads: usize,
-    policies: &[Policy; 4],
+    playouts: u64,
+    rollout: &[Policy; 4],
     mode: Mode,
-) -> Result<Vec<ActionStats>> {
+    seed: u64,
+    parts: usize,
+    stop: &Stop,
+) -> Result<Evaluation> {
     if o.phase != Phase::Play {
         return Err(Error::IllegalMove(format!("evaluate needs the play phase, not {}", o.phase.name())));
     }
-    if playouts == 0 {
-        return Err(Error::InvalidState("playouts must be at least 1".into()));
+    match o.current {
+        Some(c) if c == o.seat => {}
+        Some(c) => return Err(Error::IllegalMove(format!("the observation is seat {}'s but seat {c} is to move", o.seat))),
+        None => return Err(Error::IllegalMove("nobody is to move".into())),
     }
-    let seat = o.seat;
-    let sampler = Sampler::new(&constraints_of(o))?;
-    let rules: Rules = o.rules;
-    let base: PlayState = o.play_state([CardSet::EMPTY; 4]);
-    let n = actions.len() * playouts;
-    let results: Vec<(i8, bool)> = batch(n, seed, threads, |i, item_seed, buf| {
-        let (a, j) = (i / playouts, i % playouts);
-        let mut srng = Rng::new(derive_seed(seed ^ 0x5EED_5A3B_1E00_0000, j as u64));
-        let mut st = base;
-        st.hands = sampler.sample(&mut srng);
-        match actions[a] {
-            Some(m) => st.play_unchecked(m),
-            None => st.pass_unchecked(),
+    let mut hands = [CardSet::EMPTY; 4];
+    hands[o.seat as usize] = o.hand;
+    let state = o.play_state(hands);
+    let mut moves = Vec::new();
+    state.moves(mode, &mut moves);
+    let acts = candidates(&state, &moves);
+    let ctx = Context { rules: o.rules, levels: o.lv, knowledge: o.knowledge() };
+    let stats = evaluate_seen(&state, &ctx, &Constraints::of_observation(o), &acts, playouts, rollout, mode, seed, parts, stop)?;
+    let best = best(&stats);
+    let actions = acts.iter().map(|a| a.map_or(Action::Pass, Action::Play)).collect();
+    Ok(Evaluation { actions, stats, best })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::rules::Rules;
+
+    #[test]
+    fn estimates_do_not_depend_on_parts() {
+        let g = Game::new(Rules::default(), 11).unwrap();
+        let run = |parts| evaluate_game(&g, g.play.current, 7, &[Policy::Random; 4], Mode::Pattern, 3, parts, &Stop::new()).unwrap();
+        let one = run(1);
+        assert_eq!(one, run(2));
+        assert_eq!(one, run(5));
+        assert!(one.stats.iter().all(|s| s.count == 7));
+    }
+
+    #[test]
+    fn the_upgrade_table_is_the_games() {
+        // Scores follow the game's rules, not the defaults.
+        let base = Game::new(Rules::default(), 4).unwrap();
+        let big = Game::new(Rules { upgrade: [6, 4, 2], ..Rules::default() }, 4).unwrap();
+        let run = |g: &Game| evaluate_game(g, g.play.current, 20, &[Policy::Greedy; 4], Mode::Pattern, 1, 1, &Stop::new()).unwrap();
+        let (a, b) = (run(&base), run(&big));
+        assert_eq!(a.actions, b.actions);
+        assert!(a.stats.iter().zip(&b.stats).any(|(x, y)| x.mean != y.mean));
+        for (x, y) in a.stats.iter().zip(&b.stats) {
+            assert_eq!(x.win_prob, y.win_prob);
+            assert!(y.mean.abs() >= x.mean.abs());
         }
-        let mut rng = Rng::new(item_seed);
-        playout(&mut st, policies, mode, &mut rng, buf);
-        let (w, gain) = deal_gain(st.finish, &rules);
-        let win = w == team(seat);
-        (if win { gain as i8 } else { -(gain as i8) }, win)
-    })?;
-    Ok(actions
-        .iter()
-        .enumerate()
-        .map(|(a, _)| {
-            let rs = &results[a * playouts..(a + 1) * playouts];
-            let k = rs.len() as f64;
-            let mean = rs.iter().map(|r| r.0 as f64).sum::<f64>() / k;
-            let var = if rs.len() > 1 { rs.iter().map(|r| (r.0 as f64 - mean).powi(2)).sum::<f64>() / (k - 1.0) } else { 0.0 };
-            ActionStats { mean, win_prob: rs.iter().filter(|r| r.1).count() as f64 / k, stderr: (var / k).sqrt(), count: rs.len() as u32 }
-        })
-        .collect())
+    }
 }

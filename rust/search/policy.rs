@@ -1,13 +1,14 @@
 //! Built-in playout policies.
 
-use crate::cards::cardset::CardSet;
-use crate::game::rules::Rules;
+use crate::error::{Error, Result};
 use crate::game::trick::{partner, PlayState};
-use crate::movegen::combo::Kind;
+use crate::game::{Action, Game, Phase};
+use crate::movegen::combo::{rank_value, Kind};
 use crate::movegen::{Mode, Move};
 use crate::rng::Rng;
-use crate::search::sample::{Constraints, Sampler};
-use crate::search::simulate::{deal_gain, playout};
+use crate::search::montecarlo;
+use crate::search::parallel::Stop;
+use crate::search::playout::Context;
 
 /// A policy picks one of `moves` (index) or passes (`None`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -20,7 +21,8 @@ pub enum Policy {
     Greedy,
     /// Monte Carlo: about `playouts` determinized playouts per decision,
     /// shared evenly between the candidate actions, rolled out with the
-    /// greedy (or random) policy; picks the best mean outcome.
+    /// greedy (or random) policy; picks the best estimate
+    /// (`montecarlo::decide`, seeded by one draw of the policy's generator).
     Mc { playouts: u32, greedy_rollouts: bool },
 }
 
@@ -36,10 +38,26 @@ fn cost(m: &Move, level: u8) -> (bool, u8, u8, std::cmp::Reverse<u8>) {
 }
 
 impl Policy {
-    /// Chooses an action in `state` among `moves` (the current player's plays).
+    /// Chooses an action in `state` among `moves` (the current player's
+    /// plays; index, `None` = pass), knowing `ctx`; Monte Carlo rollouts list moves by `mode`.
     #[inline]
-    pub fn choose(&self, state: &PlayState, moves: &[Move], rng: &mut Rng) -> Option<usize> {
-        match self {
+    pub fn choose(&self, state: &PlayState, ctx: &Context, moves: &[Move], mode: Mode, rng: &mut Rng, stop: &Stop) -> Result<Option<usize>> {
+        self.choose_on(state, ctx, moves, mode, rng, 1, stop)
+    }
+
+    /// As `choose`, a Monte Carlo decision split into `parts` parts on the shared pool.
+    #[allow(clippy::too_many_arguments)]
+    fn choose_on(
+        &self,
+        state: &PlayState,
+        ctx: &Context,
+        moves: &[Move],
+        mode: Mode,
+        rng: &mut Rng,
+        parts: usize,
+        stop: &Stop,
+    ) -> Result<Option<usize>> {
+        Ok(match self {
             Policy::Random => {
                 let pass = state.can_pass() as u32;
                 let k = rng.below(moves.len() as u32 + pass);
@@ -50,7 +68,52 @@ impl Policy {
                 }
             }
             Policy::Greedy => greedy(state, moves),
-            Policy::Mc { playouts, greedy_rollouts } => monte_carlo(state, moves, rng, *playouts, *greedy_rollouts),
+            Policy::Mc { playouts, greedy_rollouts } => {
+                let rollout = if *greedy_rollouts { Policy::Greedy } else { Policy::Random };
+                montecarlo::decide(state, ctx, moves, *playouts as u64, rollout, mode, rng.next_u64(), parts, stop)?
+            }
+        })
+    }
+
+    /// Whether the policy reads the deal's knowledge (so playouts keep it current).
+    #[inline]
+    pub fn uses_knowledge(&self) -> bool {
+        matches!(self, Policy::Mc { .. })
+    }
+
+    /// The tribute or return card the policy gives among `options` (the
+    /// legal ones): random: any, uniformly; the others: the weakest
+    /// (tribute options are all of the highest strength).
+    pub fn tribute_choice(&self, options: &[Action], level: u8, rng: &mut Rng) -> Option<Action> {
+        if options.is_empty() {
+            return None;
+        }
+        if *self == Policy::Random {
+            return Some(options[rng.below(options.len() as u32) as usize]);
+        }
+        let strength = |a: &Action| match a {
+            Action::Tribute(c) | Action::Return(c) => (rank_value(c.rank(), level), c.index()),
+            _ => (u8::MAX, usize::MAX),
+        };
+        options.iter().min_by_key(|a| strength(a)).copied()
+    }
+
+    /// The action the policy takes for the seat to move in `g`, exactly as a
+    /// native playout or game would with generator `rng`; a Monte Carlo
+    /// decision is split into `parts` parts on the shared pool.
+    pub fn game_action(&self, g: &Game, mode: Mode, rng: &mut Rng, parts: usize, stop: &Stop) -> Result<Action> {
+        match g.phase {
+            Phase::Play => {
+                let mut moves = Vec::new();
+                g.play.moves(mode, &mut moves);
+                let pick = self.choose_on(&g.play, &Context::of_game(g), &moves, mode, rng, parts, stop)?;
+                Ok(pick.map_or(Action::Pass, |i| Action::Play(moves[i])))
+            }
+            Phase::Tribute | Phase::Return => {
+                let acts = g.legal_actions(mode);
+                self.tribute_choice(&acts, g.play.level, rng).ok_or_else(|| Error::IllegalMove("no legal action".into()))
+            }
+            ph => Err(Error::IllegalMove(format!("no action is expected in the {} phase", ph.name()))),
         }
     }
 
@@ -78,56 +141,6 @@ impl Policy {
             "mc-random" => Some(Policy::Mc { playouts: n.unwrap_or(MC_DEFAULT_PLAYOUTS), greedy_rollouts: false }),
             _ => None,
         }
-    }
-}
-
-/// Monte Carlo choice from the mover's knowledge: its own hand, the hand
-/// sizes and the cards no longer held (tribute knowledge is not in a
-/// `PlayState`, so this policy does not use it).
-fn monte_carlo(state: &PlayState, moves: &[Move], rng: &mut Rng, playouts: u32, greedy_rollouts: bool) -> Option<usize> {
-    let pass = state.can_pass();
-    let n = moves.len() + pass as usize;
-    if n <= 1 {
-        return if moves.is_empty() { None } else { Some(0) };
-    }
-    // Going out at once cannot be improved on.
-    let me = state.current;
-    if let Some(i) = moves.iter().position(|m| m.cards.len() == state.hands[me as usize].len()) {
-        return Some(i);
-    }
-    let Ok(sampler) = Sampler::new(&Constraints::from_play(state, me)) else { return greedy(state, moves) };
-    let rollout = if greedy_rollouts { Policy::Greedy } else { Policy::Random };
-    let policies = [rollout; 4];
-    let per = (playouts as usize / n).max(1);
-    let rules = Rules::default();
-    let mut buf = Vec::new();
-    let mut best = (f64::NEG_INFINITY, 0usize);
-    // Candidate k: 0 = pass (when legal), then the moves.
-    let worlds: Vec<[CardSet; 4]> = (0..per).map(|_| sampler.sample(rng)).collect();
-    for k in 0..n {
-        let mut total = 0i64;
-        for (j, hands) in worlds.iter().enumerate() {
-            let mut st = *state;
-            st.hands = *hands;
-            let chosen = if pass { k.checked_sub(1) } else { Some(k) };
-            match chosen {
-                None => st.pass_unchecked(),
-                Some(i) => st.play_unchecked(moves[i]),
-            }
-            let mut r = Rng::new(crate::rng::derive_seed(rng.next_u64() ^ j as u64, k as u64));
-            playout(&mut st, &policies, Mode::Pattern, &mut r, &mut buf);
-            let (w, gain) = deal_gain(st.finish, &rules);
-            total += if w == me % 2 { gain as i64 } else { -(gain as i64) };
-        }
-        let mean = total as f64 / per as f64;
-        if mean > best.0 {
-            best = (mean, k);
-        }
-    }
-    if pass {
-        best.1.checked_sub(1)
-    } else {
-        Some(best.1)
     }
 }
 

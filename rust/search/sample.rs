@@ -49,6 +49,19 @@ impl Constraints {
     }
 }
 
+impl Constraints {
+    /// What the observer of `o` knows.
+    pub fn of_observation(o: &crate::game::observe::Observation) -> Constraints {
+        Constraints { observer: o.seat, level: o.level, sizes: o.sizes, own: o.hand, gone: o.gone, known: o.known, caps: o.caps }
+    }
+
+    /// What `seat` knows from a play state and the deal's public knowledge:
+    /// as `from_play`, with the cards known to be in each hand and the tribute caps.
+    pub fn with_knowledge(state: &crate::game::trick::PlayState, seat: u8, k: &crate::game::observe::Knowledge) -> Constraints {
+        Constraints { known: k.known, caps: k.caps, ..Constraints::from_play(state, seat) }
+    }
+}
+
 /// A reusable exact sampler for one set of constraints.
 #[derive(Clone, Debug)]
 pub struct Sampler {
@@ -210,6 +223,23 @@ impl Sampler {
             left -= n;
         }
         hands
+    }
+
+    /// Samples `first..first + out.len() / 216` of the stream seeded by
+    /// `seed` (sample `j` drawn from `derive_seed(seed, j)`), each written as
+    /// 4 rows of 54 card counts; stops early once `stop` is set.
+    pub fn sample_counts(&self, seed: u64, first: u64, out: &mut [u8], stop: &crate::search::parallel::Stop) {
+        const ROW: usize = crate::cards::card::NUM_FACES;
+        for (j, chunk) in out.chunks_exact_mut(4 * ROW).enumerate() {
+            if stop.is_set() {
+                break;
+            }
+            let mut rng = Rng::new(crate::rng::derive_seed(seed, first + j as u64));
+            let hands = self.sample(&mut rng);
+            for (s, row) in chunk.chunks_exact_mut(ROW).enumerate() {
+                crate::game::encode::fill_counts(row, hands[s]);
+            }
+        }
     }
 
     fn ways_at(&self, g: usize, f0: u32, f1: u32) -> f64 {

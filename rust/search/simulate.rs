@@ -1,18 +1,22 @@
 //! Whole deals and games played by built-in policies, in parallel batches.
 //!
-//! Item `i` of a batch is seeded with `derive_seed(seed, i)` and written to
-//! slot `i`, so a batch gives the same result for any thread count.
+//! Item `i` of a batch is seeded with `derive_seed(seed, start + i)` and
+//! written to slot `i`, so a batch gives the same result for any number of
+//! parts (`threads`).
 
-use crate::cards::cardset::CardSet;
 use crate::cards::deck;
 use crate::error::{Error, Result};
 use crate::game::rules::Rules;
 use crate::game::trick::PlayState;
-use crate::game::{Action, Game, Phase};
+use crate::game::{Game, Phase};
 use crate::movegen::{Mode, Move};
 use crate::rng::{derive_seed, Rng};
+use crate::search::parallel::{self, Stop};
+use crate::search::playout::{playout, Context};
 use crate::search::policy::Policy;
-use rayon::prelude::*;
+
+/// The most items one batch may hold (its results are kept in memory).
+pub const MAX_ITEMS: u64 = 1 << 32;
 
 /// Result of one simulated deal.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -20,7 +24,7 @@ pub struct DealOutcome {
     pub finish: [u8; 4],
     /// Team of f1.
     pub winner: u8,
-    /// Levels the winner gains (uncapped, from the upgrade table).
+    /// Levels the winner gains, as the level rules settle the deal.
     pub gain: u8,
     /// Plays and passes made.
     pub actions: u32,
@@ -35,73 +39,54 @@ pub struct GameOutcome {
     pub levels: [u8; 2],
 }
 
-/// Plays a deal from `state` to its end with `policies[seat]`; returns the
-/// number of actions taken.
-pub fn playout(state: &mut PlayState, policies: &[Policy; 4], mode: Mode, rng: &mut Rng, buf: &mut Vec<Move>) -> u32 {
-    let mut n = 0;
-    while !state.over {
-        let seat = state.current as usize;
-        if policies[seat] == Policy::Random {
-            // Uniform over moves + pass without building the list: the same
-            // choice (and RNG use) as `Policy::choose` on the full list.
-            let g = state.move_gen();
-            let count = g.count(mode) as u32;
-            let pass = state.can_pass() as u32;
-            let k = rng.below(count + pass);
-            if k < pass {
-                state.pass_unchecked();
-            } else {
-                state.play_unchecked(g.nth(mode, (k - pass) as usize).expect("k-th move exists"));
-            }
-        } else {
-            buf.clear();
-            state.moves(mode, buf);
-            match policies[seat].choose(state, buf, rng) {
-                Some(i) => state.play_unchecked(buf[i]),
-                None => state.pass_unchecked(),
-            }
-        }
-        n += 1;
-    }
-    n
+/// The context of every fresh first deal under `rules` (the levels a new game starts at).
+pub fn fresh_context(rules: &Rules) -> Result<Context> {
+    Ok(Context::of_game(&Game::new(Rules { best_of: 1, ..*rules }, 0)?))
 }
 
-/// Gain of the winner of a finished deal under `rules` (before the cap at A).
-pub fn deal_gain(finish: [u8; 4], rules: &Rules) -> (u8, u8) {
-    let w = finish[0] % 2;
-    let place = finish.iter().position(|&s| s == (finish[0] + 2) % 4).unwrap();
-    (w, rules.upgrade[place - 1])
-}
-
-/// One fresh first deal (random leader, no tribute) played out.
-pub fn simulate_deal(rules: &Rules, policies: &[Policy; 4], mode: Mode, seed: u64, buf: &mut Vec<Move>) -> DealOutcome {
+/// One fresh first deal of a game under `rules` played out: the hands and
+/// leader `Game::new(rules, seed)` deals, at the level a new game plays
+/// (2, or A under sudden death; `ctx` from `fresh_context`), no tribute.
+pub fn simulate_deal(ctx: &Context, policies: &[Policy; 4], mode: Mode, seed: u64, buf: &mut Vec<Move>, stop: &Stop) -> Result<DealOutcome> {
+    // The draws of `Game::new`: the shuffle, then the turned-up card.
     let mut rng = Rng::new(seed);
-    let hands: [CardSet; 4] = deck::deal(&mut rng);
+    let hands = deck::deal(&mut rng);
     let leader = (rng.below(108) / 27) as u8;
-    let level = if rules.sudden_death { crate::cards::card::RANK_A } else { 0 };
-    let mut st = PlayState::new(hands, level, leader, rules.combo_rules());
-    let actions = playout(&mut st, policies, mode, &mut rng, buf);
-    let (winner, gain) = deal_gain(st.finish, rules);
-    DealOutcome { finish: st.finish, winner, gain, actions }
+    let mut st = PlayState::new(hands, ctx.levels.level(), leader, ctx.rules.combo_rules());
+    let mut c = *ctx;
+    let actions = playout(&mut st, &mut c, policies, mode, &mut rng, buf, stop)?;
+    if !st.over {
+        return Ok(DealOutcome::default());
+    }
+    let s = ctx.levels.settle(st.finish, &ctx.rules)?;
+    Ok(DealOutcome { finish: st.finish, winner: s.winner, gain: s.gain, actions })
 }
 
-/// One whole game (tribute, levels, A rules) played out; `max_deals` caps runaway games.
-pub fn simulate_game(rules: &Rules, policies: &[Policy; 4], mode: Mode, seed: u64, buf: &mut Vec<Move>) -> Result<GameOutcome> {
+/// One whole game (tribute, levels, A rules) played out: each seat's policy
+/// plays and chooses its tribute and return cards; games that do not end
+/// within 100,000 deals are an error.
+pub fn simulate_game(rules: &Rules, policies: &[Policy; 4], mode: Mode, seed: u64, buf: &mut Vec<Move>, stop: &Stop) -> Result<GameOutcome> {
     let mut rng = Rng::new(derive_seed(seed, u64::MAX));
     let mut g = Game::new(Rules { best_of: 1, ..*rules }, seed)?;
     let mut acts = Vec::new();
     let mut actions = 0u32;
     loop {
+        if stop.is_set() {
+            return Ok(GameOutcome::default());
+        }
         match g.phase {
             Phase::DealOver => g.next_deal(None, None)?,
             Phase::GameOver | Phase::MatchOver => break,
             Phase::Play => {
-                actions += playout(&mut g.play, policies, mode, &mut rng, buf);
+                let mut ctx = Context::of_game(&g);
+                actions = actions.saturating_add(playout(&mut g.play, &mut ctx, policies, mode, &mut rng, buf, stop)?);
                 g.finish_play_externally();
             }
             Phase::Tribute | Phase::Return => {
                 g.legal_actions_into(mode, buf, &mut acts);
-                let a: Action = acts[rng.below(acts.len() as u32) as usize];
+                let p = policies[g.play.current as usize];
+                let a =
+                    p.tribute_choice(&acts, g.play.level, &mut rng).ok_or_else(|| Error::InvalidState("no tribute or return card to give".into()))?;
                 g.apply(a)?;
             }
         }
@@ -112,102 +97,76 @@ pub fn simulate_game(rules: &Rules, policies: &[Policy; 4], mode: Mode, seed: u6
     Ok(GameOutcome { winner: g.game_winners[0], deals: g.deal_number, actions, levels: g.lv.levels })
 }
 
-/// A thread pool of `threads` threads, built once per size and reused.
-pub(crate) fn pool(threads: usize) -> Result<std::sync::Arc<rayon::ThreadPool>> {
-    use std::collections::HashMap;
-    use std::sync::{Arc, Mutex, OnceLock};
-    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
-    let mut pools = POOLS.get_or_init(|| Mutex::new(HashMap::new())).lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(p) = pools.get(&threads) {
-        return Ok(p.clone());
-    }
-    let p = Arc::new(
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|e| Error::InvalidState(format!("cannot start {threads} threads: {e}")))?,
-    );
-    pools.insert(threads, p.clone());
-    Ok(p)
+/// The shared pool (the `threads` argument no longer picks a pool: see `parallel`).
+pub(crate) fn pool(_threads: usize) -> Result<&'static rayon::ThreadPool> {
+    parallel::pool()
 }
 
-/// Number of threads to use for `threads` (0: all cores).
+/// Number of parts for a `threads` argument (0: one per core).
 pub fn thread_count(threads: usize) -> usize {
-    if threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        threads
-    }
+    parallel::parts(threads)
 }
 
-/// Runs `f(i, seed_i, buf)` for `i in 0..n` on `threads` threads, in slot order.
-pub fn batch<T: Send + Default + Clone, F>(n: usize, seed: u64, threads: usize, f: F) -> Result<Vec<T>>
+/// Items `start..start + n` of the seeded stream, `f(seed_i, buf)` each, in
+/// `parts(threads)` parts on the shared pool; stops early once `stop` is set.
+fn batch<T: Send + Default + Clone, F>(n: u64, seed: u64, start: u64, threads: usize, stop: &Stop, f: F) -> Result<Vec<T>>
 where
-    F: Fn(usize, u64, &mut Vec<Move>) -> T + Sync,
+    F: Fn(u64, &mut Vec<Move>) -> Result<T> + Sync,
 {
-    batch_from(n, seed, 0, threads, f)
-}
-
-/// As `batch`, for items `start..start + n` of the seeded stream (item `i`
-/// is seeded with `derive_seed(seed, start + i)`), so a long run can be
-/// played in chunks with the same result.
-pub fn batch_from<T: Send + Default + Clone, F>(n: usize, seed: u64, start: u64, threads: usize, f: F) -> Result<Vec<T>>
-where
-    F: Fn(usize, u64, &mut Vec<Move>) -> T + Sync,
-{
-    let mut out = vec![T::default(); n];
-    let p = pool(thread_count(threads))?;
-    p.install(|| {
-        out.par_iter_mut().enumerate().for_each_init(Vec::new, |buf, (i, slot)| {
-            *slot = f(i, derive_seed(seed, start.wrapping_add(i as u64)), buf);
-        });
-    });
+    let mut out = parallel::try_vec(n, MAX_ITEMS, "n")?;
+    parallel::pool()?
+        .install(|| parallel::fill(&mut out, parallel::parts(threads), stop, |i, buf| f(derive_seed(seed, start.wrapping_add(i)), buf)))?;
     Ok(out)
 }
 
 /// `n` fresh deals played by `policies`.
 pub fn simulate_deals(n: usize, seed: u64, threads: usize, rules: &Rules, policies: &[Policy; 4], mode: Mode) -> Result<Vec<DealOutcome>> {
-    simulate_deals_from(n, seed, 0, threads, rules, policies, mode)
+    simulate_deals_from(n as u64, seed, 0, threads, rules, policies, mode, &Stop::new())
 }
 
 /// Deals `start..start + n` of the seeded stream of fresh deals.
+#[allow(clippy::too_many_arguments)]
 pub fn simulate_deals_from(
-    n: usize,
+    n: u64,
     seed: u64,
     start: u64,
     threads: usize,
     rules: &Rules,
     policies: &[Policy; 4],
     mode: Mode,
+    stop: &Stop,
 ) -> Result<Vec<DealOutcome>> {
-    rules.validate()?;
-    batch_from(n, seed, start, threads, |_, s, buf| simulate_deal(rules, policies, mode, s, buf))
+    let ctx = fresh_context(rules)?;
+    batch(n, seed, start, threads, stop, |s, buf| simulate_deal(&ctx, policies, mode, s, buf, stop))
 }
 
 /// `n` whole games played by `policies`.
 pub fn simulate_games(n: usize, seed: u64, threads: usize, rules: &Rules, policies: &[Policy; 4], mode: Mode) -> Result<Vec<GameOutcome>> {
-    simulate_games_from(n, seed, 0, threads, rules, policies, mode)
+    simulate_games_from(n as u64, seed, 0, threads, rules, policies, mode, &Stop::new())
 }
 
 /// Games `start..start + n` of the seeded stream of games.
+#[allow(clippy::too_many_arguments)]
 pub fn simulate_games_from(
-    n: usize,
+    n: u64,
     seed: u64,
     start: u64,
     threads: usize,
     rules: &Rules,
     policies: &[Policy; 4],
     mode: Mode,
+    stop: &Stop,
 ) -> Result<Vec<GameOutcome>> {
     rules.validate()?;
-    let res: Vec<Result<GameOutcome>> = batch_from(n, seed, start, threads, |_, s, buf| Some(simulate_game(rules, policies, mode, s, buf)))
-        .map(|v: Vec<Option<Result<GameOutcome>>>| v.into_iter().map(|x| x.unwrap()).collect())?;
-    res.into_iter().collect()
+    batch(n, seed, start, threads, stop, |s, buf| simulate_game(rules, policies, mode, s, buf, stop))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cards::card::RANK_A;
+    use crate::cards::cardset::CardSet;
+    use crate::game::Action;
 
     /// Plays checked random games through `Game::apply`, checking invariants after every action.
     fn checked_game(seed: u64, rules: Rules) -> (Game, Vec<Action>) {
@@ -298,5 +257,85 @@ mod tests {
         let g1 = simulate_games(4, 5, 1, &rules, &p, Mode::Pattern).unwrap();
         let g2 = simulate_games(4, 5, 2, &rules, &p, Mode::Pattern).unwrap();
         assert_eq!(g1, g2);
+    }
+
+    #[test]
+    fn sudden_death_deals_are_played_at_a_and_settled_as_the_game_settles_them() {
+        let rules = Rules { sudden_death: true, ..Rules::default() };
+        let p = [Policy::Random; 4];
+        let ctx = fresh_context(&rules).unwrap();
+        for seed in 0..20 {
+            let d = simulate_deal(&ctx, &p, Mode::Pattern, seed, &mut Vec::new(), &Stop::new()).unwrap();
+            let g = Game::new(rules, seed).unwrap();
+            assert_eq!(g.level(), RANK_A);
+            assert_eq!(d.gain, g.lv.settle(d.finish, &rules).unwrap().gain);
+            assert_eq!(d.gain, 0);
+        }
+        let plain = simulate_deals(50, 3, 2, &Rules::default(), &p, Mode::Pattern).unwrap();
+        for d in &plain {
+            assert_eq!(d.gain, crate::game::levels::LevelState::new().settle(d.finish, &Rules::default()).unwrap().gain);
+        }
+    }
+
+    /// The Monte Carlo policy inside a native playout decides exactly as
+    /// `Policy::game_action` (what `policy_action` and `MCBot` call) on the
+    /// same game with the same generator, tribute knowledge included.
+    #[test]
+    fn native_mc_decisions_are_the_game_level_decisions() {
+        let rules = Rules { upgrade: [4, 2, 1], ..Rules::default() };
+        let mc = Policy::Mc { playouts: 12, greedy_rollouts: true };
+        let policies = [mc, Policy::Greedy, mc, Policy::Random];
+        for seed in [3u64, 8] {
+            // A second deal: tribute paid and returned, then the play phase.
+            let mut g = Game::new(rules, seed).unwrap();
+            let mut r = Rng::new(seed);
+            while g.phase != Phase::DealOver {
+                let acts = g.legal_actions(Mode::Pattern);
+                g.apply(acts[r.below(acts.len() as u32) as usize]).unwrap();
+            }
+            g.next_deal(None, None).unwrap();
+            while g.phase != Phase::Play {
+                let acts = g.legal_actions(Mode::Pattern);
+                g.apply(acts[0]).unwrap();
+            }
+            // Natively.
+            let mut native = g.play;
+            let mut ctx = Context::of_game(&g);
+            let mut rng = Rng::new(77);
+            let n = playout(&mut native, &mut ctx, &policies, Mode::Pattern, &mut rng, &mut Vec::new(), &Stop::new()).unwrap();
+            // Through the game, one decision at a time.
+            let mut rng = Rng::new(77);
+            let mut steps = 0;
+            while g.phase == Phase::Play {
+                let p = policies[g.play.current as usize];
+                let a = if p == Policy::Random {
+                    // The random fast path draws one number per decision, as `choose` does.
+                    p.game_action(&g, Mode::Pattern, &mut rng, 1, &Stop::new()).unwrap()
+                } else {
+                    p.game_action(&g, Mode::Pattern, &mut rng, 2, &Stop::new()).unwrap()
+                };
+                g.apply(a).unwrap();
+                steps += 1;
+            }
+            assert_eq!(steps, n);
+            assert_eq!(g.records.last().unwrap().finish, native.finish);
+        }
+    }
+
+    /// A simulated deal is the deal `Game::new` deals, played from the same generator state.
+    #[test]
+    fn simulated_deals_are_the_games_first_deals() {
+        for rules in [Rules::default(), Rules { sudden_death: true, ..Rules::default() }] {
+            let ctx = fresh_context(&rules).unwrap();
+            for seed in 0..50 {
+                let g = Game::new(rules, seed).unwrap();
+                let mut rng = Rng::new(seed);
+                let hands = deck::deal(&mut rng);
+                let leader = (rng.below(108) / 27) as u8;
+                assert_eq!(PlayState::new(hands, ctx.levels.level(), leader, rules.combo_rules()), g.play);
+                assert_eq!(rng.state(), g.setup().rng);
+                assert_eq!(ctx, Context::of_game(&g));
+            }
+        }
     }
 }

@@ -1,0 +1,174 @@
+//! One shared thread pool, work split into parts, and cooperative stopping.
+//!
+//! The pool has one thread per core and is built once. A `threads` argument
+//! is the number of parts a batch is split into (0: one per core); parts
+//! beyond the number of cores queue on the same pool, so no call starts
+//! threads of its own. Every item is computed from its own index and seed,
+//! so results do not depend on the number of parts.
+
+use crate::error::{Error, Result};
+use crate::movegen::Move;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+/// A request to stop a long computation, checked between items.
+#[derive(Debug, Default)]
+pub struct Stop(AtomicBool);
+
+impl Stop {
+    /// A flag that is not set.
+    pub fn new() -> Stop {
+        Stop(AtomicBool::new(false))
+    }
+
+    /// Asks the computation to stop.
+    pub fn set(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a stop was asked for.
+    #[inline]
+    pub fn is_set(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// The shared pool: one thread per core.
+pub fn pool() -> Result<&'static rayon::ThreadPool> {
+    static POOL: OnceLock<rayon::ThreadPool> = OnceLock::new();
+    if let Some(p) = POOL.get() {
+        return Ok(p);
+    }
+    let p = rayon::ThreadPoolBuilder::new()
+        .num_threads(cores())
+        .thread_name(|i| format!("guandan-{i}"))
+        .build()
+        .map_err(|e| Error::InvalidState(format!("cannot start the worker threads: {e}")))?;
+    Ok(POOL.get_or_init(|| p))
+}
+
+/// The number of cores available to the process.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The number of parts for a `threads` argument (0: one per core).
+pub fn parts(threads: usize) -> usize {
+    if threads == 0 {
+        cores()
+    } else {
+        threads
+    }
+}
+
+/// Runs `work` on the shared pool while the calling thread asks `poll`
+/// every ~10 ms whether to go on; when `poll` says no, `work`'s `Stop` is
+/// set and the result is `None` once `work` has returned.
+pub fn supervise<T: Send>(work: impl FnOnce(&Stop) -> T + Send, poll: &mut dyn FnMut() -> bool) -> Result<Option<T>> {
+    let stop = Stop::new();
+    let p = pool()?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut out = None;
+    p.in_place_scope(|s| {
+        let stop = &stop;
+        s.spawn(move |_| {
+            let _ = tx.send(work(stop));
+        });
+        loop {
+            match rx.recv_timeout(Duration::from_millis(10)) {
+                Ok(v) => {
+                    out = Some(v);
+                    break;
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    if !stop.is_set() && !poll() {
+                        stop.set();
+                    }
+                }
+                // `work` panicked: the scope passes the panic on.
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+        }
+    });
+    Ok(if stop.is_set() { None } else { out })
+}
+
+/// Fills `out[i] = f(i, buf)` for every slot, in `parts` contiguous parts on
+/// the current pool (call it inside `supervise` or `pool().install`);
+/// stops early (leaving later slots as they were) once `stop` is set.
+pub fn fill<T: Send, F>(out: &mut [T], parts: usize, stop: &Stop, f: F) -> Result<()>
+where
+    F: Fn(u64, &mut Vec<Move>) -> Result<T> + Sync,
+{
+    if out.is_empty() {
+        return Ok(());
+    }
+    let per = out.len().div_ceil(parts.max(1));
+    out.par_chunks_mut(per).enumerate().try_for_each(|(p, chunk)| {
+        let mut buf = Vec::new();
+        let base = (p * per) as u64;
+        for (i, slot) in chunk.iter_mut().enumerate() {
+            if stop.is_set() {
+                break;
+            }
+            *slot = f(base + i as u64, &mut buf)?;
+        }
+        Ok(())
+    })
+}
+
+/// A vector of `n` default values, or an error naming `what` when `n` is
+/// above `max` or the memory cannot be had (never an abort).
+pub fn try_vec<T: Default + Clone>(n: u64, max: u64, what: &str) -> Result<Vec<T>> {
+    if n > max {
+        return Err(Error::InvalidArgument(format!("{what} must be at most {max}, not {n}")));
+    }
+    let mut v = Vec::new();
+    let bytes = (n as u128) * std::mem::size_of::<T>() as u128;
+    usize::try_from(n)
+        .ok()
+        .and_then(|k| v.try_reserve_exact(k).ok())
+        .ok_or_else(|| Error::InvalidArgument(format!("{what} = {n} needs {} MiB for its results: more memory than can be had", bytes >> 20)))?;
+    v.resize(n as usize, T::default());
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fill_does_not_depend_on_parts() {
+        let run = |parts| {
+            let mut v = vec![0u64; 1000];
+            pool().unwrap().install(|| fill(&mut v, parts, &Stop::new(), |i, _| Ok(crate::rng::derive_seed(7, i)))).unwrap();
+            v
+        };
+        assert_eq!(run(1), run(3));
+        assert_eq!(run(1), run(64));
+    }
+
+    #[test]
+    fn a_refused_poll_stops_the_work() {
+        let r = supervise(
+            |stop| {
+                while !stop.is_set() {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                1
+            },
+            &mut || false,
+        )
+        .unwrap();
+        assert_eq!(r, None);
+        assert_eq!(supervise(|_| 2, &mut || true).unwrap(), Some(2));
+    }
+
+    #[test]
+    fn huge_counts_are_refused_not_allocated() {
+        assert!(matches!(try_vec::<u64>(1 << 40, 1 << 32, "n"), Err(Error::InvalidArgument(_))));
+        assert_eq!(try_vec::<u64>(3, 1 << 32, "n").unwrap(), vec![0; 3]);
+    }
+}
