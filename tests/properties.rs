@@ -582,17 +582,15 @@ proptest! {
         drive(seed, rules, 3, Junk::InRange)?;
     }
 
-    // Defect: `Game::apply` accepts a play whose `wild` count is wrong (the
-    // check compares cards and declaration only) and records it as given,
-    // e.g. the leader's lowest single with `wild: 2`.
+    // A play whose `wild` count is not the one its cards and declaration
+    // give (e.g. the leader's lowest single with `wild: 2`) is refused.
     #[test]
     fn transitions_refuse_a_wrong_wild_count(seed in any::<u64>(), rules in rules_strategy()) {
         drive(seed, rules, 2, Junk::Wild)?;
     }
 
-    // Defect: a refused play whose declaration has a rank code >= 15 or a
-    // suit code in 4..255 panics while its error message is formatted
-    // (`Combo`'s Display indexes the rank and suit tables).
+    // A declaration with a rank code >= 15 or a suit code in 4..255 is
+    // refused with an error (once, formatting its message panicked).
     #[test]
     fn transitions_refuse_any_codes(seed in any::<u64>(), rules in rules_strategy()) {
         drive(seed, rules, 2, Junk::AnyCode)?;
