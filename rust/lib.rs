@@ -12,6 +12,7 @@ pub mod cards;
 pub mod error;
 pub mod game;
 pub mod movegen;
+pub mod parallel;
 pub mod rng;
 pub mod search;
 

@@ -13,7 +13,7 @@ def _hands(n: int) -> list[gf.Hand]:
 
 
 @pytest.mark.parametrize("mode", ["cards", "pattern"])
-@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("threads", [1, 2, 5, 64])
 def test_batch_equals_single_calls(mode: str, threads: int) -> None:
     hands = _hands(12)
     top = gf.Combo("5s 5d", level="9")

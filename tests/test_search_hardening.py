@@ -168,6 +168,7 @@ def test_threads_argument_does_not_start_threads() -> None:
     for t in range(1, 65):
         gf.simulate(1, threads=t)
         gf.evaluate(g, playouts=1, threads=t)
+        gf.legal_moves_batch(gf.deal(t), "2", threads=t)
     assert _threads() <= base + 2
 
 

@@ -2,7 +2,6 @@
 //! levels, the position string and what each seat may see.
 
 pub mod display;
-pub mod encode;
 pub mod levels;
 pub mod observe;
 pub mod position;

@@ -27,12 +27,15 @@
 //! - `counts`: the per-hand counts the families read;
 //! - `tables`, `bits`: precomputed tables and word operations;
 //! - `meaning`: `classify`, `is_valid`, `wildcard_meaning`;
+//! - [`encode`]: move lists as flat arrays (one row of 54 counts a move),
+//!   for many hands at once;
 //! - `reference` (tests only): the first, plain generator, which the walker
 //!   must match move for move; `tests`: the generator's tests.
 
 mod bits;
 pub mod combo;
 mod counts;
+pub mod encode;
 mod families;
 mod meaning;
 mod moves;

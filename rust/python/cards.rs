@@ -427,7 +427,7 @@ pub(crate) fn legal_moves(
     with_moves(hand, level, top, &mode, &joker_pair_in_full_house, |ms, l| Ok(ms.iter().map(|&mv| PyCombo { mv, level: l }).collect()))
 }
 
-fn arrays_to_dict<'py>(py: Python<'py>, a: crate::game::encode::MoveArrays, with_offsets: bool) -> PyResult<Bound<'py, PyDict>> {
+fn arrays_to_dict<'py>(py: Python<'py>, a: crate::movegen::encode::MoveArrays, with_offsets: bool) -> PyResult<Bound<'py, PyDict>> {
     let n = a.kind.len();
     let d = PyDict::new(py);
     if n == 0 || !a.cards.is_empty() {
@@ -445,7 +445,7 @@ fn arrays_to_dict<'py>(py: Python<'py>, a: crate::game::encode::MoveArrays, with
 }
 
 pub(crate) fn moves_to_dict<'py>(py: Python<'py>, ms: &[Move]) -> PyResult<Bound<'py, PyDict>> {
-    arrays_to_dict(py, crate::game::encode::encode(ms), false)
+    arrays_to_dict(py, crate::movegen::encode::encode(ms), false)
 }
 
 /// The hands of `legal_moves_batch`: a (n, 54) uint8 numpy array of counts
@@ -503,7 +503,7 @@ pub(crate) fn legal_moves_batch<'py>(
     let top = top_arg(top, l, rules)?;
     let sets = batch_hands_arg(hands)?;
     let Some(out) = out.filter(|o| !o.is_none()) else {
-        let a = py.detach(|| crate::game::encode::batch_legal_moves(&sets, l, top, mode, rules, threads))?;
+        let a = py.detach(|| crate::movegen::encode::batch_legal_moves(&sets, l, top, mode, rules, threads))?;
         return arrays_to_dict(py, a, true);
     };
     let out = batch_out_arg(out)?;
@@ -512,12 +512,12 @@ pub(crate) fn legal_moves_batch<'py>(
         let mut w = out.try_readwrite().map_err(|_| InvalidArgumentError::new_err("out must be a writable array not in use by another call"))?;
         let slice = w.as_slice_mut().map_err(|_| InvalidArgumentError::new_err("out must be C-contiguous"))?;
         rows = slice.len() / NUM_FACES;
-        py.detach(|| crate::game::encode::batch_legal_moves_into(&sets, l, top, mode, rules, threads, Some(slice)))
+        py.detach(|| crate::movegen::encode::batch_legal_moves_into(&sets, l, top, mode, rules, threads, Some(slice)))
             .map_err(|e| InvalidArgumentError::new_err(format!("{e} (out has {rows} rows)")))?
     };
     let n = a.kind.len();
     let view = out.call_method1("__getitem__", (pyo3::types::PySlice::new(py, 0, n as isize, 1),))?;
-    let d = arrays_to_dict(py, crate::game::encode::MoveArrays { cards: Vec::new(), ..a }, true)?;
+    let d = arrays_to_dict(py, crate::movegen::encode::MoveArrays { cards: Vec::new(), ..a }, true)?;
     d.set_item("cards", view)?;
     Ok(d)
 }

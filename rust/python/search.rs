@@ -5,8 +5,8 @@
 
 use super::*;
 use crate::game::observe::Observation;
+use crate::parallel::{self, Stop};
 use crate::search::montecarlo;
-use crate::search::parallel::{self, Stop};
 use crate::search::policy::Policy;
 use crate::search::simulate as sim;
 use numpy::ndarray::{Array2, Array3};

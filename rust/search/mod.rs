@@ -2,7 +2,6 @@
 //! and parallel simulation.
 
 pub mod montecarlo;
-pub mod parallel;
 pub mod playout;
 pub mod policy;
 pub mod sample;

@@ -8,8 +8,8 @@ use crate::game::rules::Rules;
 use crate::game::trick::{team, PlayState};
 use crate::game::Game;
 use crate::movegen::{Mode, Move};
+use crate::parallel::Stop;
 use crate::rng::Rng;
-use crate::search::parallel::Stop;
 use crate::search::policy::Policy;
 
 /// What the players of a deal know besides its play state: the game's

@@ -5,9 +5,9 @@ use crate::game::trick::{partner, PlayState};
 use crate::game::{Action, Game, Phase};
 use crate::movegen::combo::{rank_value, Kind};
 use crate::movegen::{Mode, Move};
+use crate::parallel::Stop;
 use crate::rng::Rng;
 use crate::search::montecarlo;
-use crate::search::parallel::Stop;
 use crate::search::playout::Context;
 
 /// A policy picks one of `moves` (index) or passes (`None`).

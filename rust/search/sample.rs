@@ -228,7 +228,7 @@ impl Sampler {
     /// Samples `first..first + out.len() / 216` of the stream seeded by
     /// `seed` (sample `j` drawn from `derive_seed(seed, j)`), each written as
     /// 4 rows of 54 card counts; stops early once `stop` is set.
-    pub fn sample_counts(&self, seed: u64, first: u64, out: &mut [u8], stop: &crate::search::parallel::Stop) {
+    pub fn sample_counts(&self, seed: u64, first: u64, out: &mut [u8], stop: &crate::parallel::Stop) {
         const ROW: usize = crate::cards::card::NUM_FACES;
         for (j, chunk) in out.chunks_exact_mut(4 * ROW).enumerate() {
             if stop.is_set() {
@@ -237,7 +237,7 @@ impl Sampler {
             let mut rng = Rng::new(crate::rng::derive_seed(seed, first + j as u64));
             let hands = self.sample(&mut rng);
             for (s, row) in chunk.chunks_exact_mut(ROW).enumerate() {
-                crate::game::encode::fill_counts(row, hands[s]);
+                crate::movegen::encode::fill_counts(row, hands[s]);
             }
         }
     }

@@ -10,8 +10,8 @@ use crate::game::rules::Rules;
 use crate::game::trick::PlayState;
 use crate::game::{Game, Phase};
 use crate::movegen::{Mode, Move};
+use crate::parallel::{self, Stop};
 use crate::rng::{derive_seed, Rng};
-use crate::search::parallel::{self, Stop};
 use crate::search::playout::{playout, Context};
 use crate::search::policy::Policy;
 
@@ -95,16 +95,6 @@ pub fn simulate_game(rules: &Rules, policies: &[Policy; 4], mode: Mode, seed: u6
         }
     }
     Ok(GameOutcome { winner: g.game_winners[0], deals: g.deal_number, actions, levels: g.lv.levels })
-}
-
-/// The shared pool (the `threads` argument no longer picks a pool: see `parallel`).
-pub(crate) fn pool(_threads: usize) -> Result<&'static rayon::ThreadPool> {
-    parallel::pool()
-}
-
-/// Number of parts for a `threads` argument (0: one per core).
-pub fn thread_count(threads: usize) -> usize {
-    parallel::parts(threads)
 }
 
 /// Items `start..start + n` of the seeded stream, `f(seed_i, buf)` each, in

@@ -45,36 +45,24 @@ pub struct MoveArrays {
     pub offsets: Vec<u64>,
 }
 
-const ROWS_PER_TASK: usize = 256;
-
 /// Encodes `ms` as arrays (one item).
 pub fn encode(ms: &[Move]) -> MoveArrays {
-    let mut a = MoveArrays { offsets: vec![0, ms.len() as u64], ..Default::default() };
-    fill(ms, &mut a, false);
-    a
-}
-
-fn fill(ms: &[Move], a: &mut MoveArrays, parallel: bool) {
-    let n = ms.len();
-    a.cards = vec![0u8; n * NUM_FACES];
-    a.kind = ms.iter().map(|m| m.combo.kind as u8).collect();
-    a.rank = ms.iter().map(|m| m.combo.rank).collect();
-    a.size = ms.iter().map(|m| m.combo.size).collect();
-    a.wild = ms.iter().map(|m| m.wild).collect();
-    let work = |(rows, chunk): (&mut [u8], &[Move])| {
-        for (row, m) in rows.chunks_exact_mut(NUM_FACES).zip(chunk) {
-            fill_counts(row, m.cards);
-        }
-    };
-    if parallel {
-        a.cards.par_chunks_mut(NUM_FACES * ROWS_PER_TASK).zip(ms.par_chunks(ROWS_PER_TASK)).for_each(work);
-    } else {
-        a.cards.chunks_mut(NUM_FACES * ROWS_PER_TASK).zip(ms.chunks(ROWS_PER_TASK)).for_each(work);
+    let mut cards = vec![0u8; ms.len() * NUM_FACES];
+    for (row, m) in cards.chunks_exact_mut(NUM_FACES).zip(ms) {
+        fill_counts(row, m.cards);
+    }
+    MoveArrays {
+        cards,
+        kind: ms.iter().map(|m| m.combo.kind as u8).collect(),
+        rank: ms.iter().map(|m| m.combo.rank).collect(),
+        size: ms.iter().map(|m| m.combo.size).collect(),
+        wild: ms.iter().map(|m| m.wild).collect(),
+        offsets: vec![0, ms.len() as u64],
     }
 }
 
 /// Lists the legal plays of every hand (all at `level`, against the same
-/// `top`) on `threads` threads and encodes them in one set of arrays.
+/// `top`) in at most `threads` parts on the shared pool (0: one per core) and encodes them in one set of arrays.
 pub fn batch_legal_moves(hands: &[CardSet], level: u8, top: Option<Combo>, mode: Mode, rules: ComboRules, threads: usize) -> Result<MoveArrays> {
     batch_legal_moves_into(hands, level, top, mode, rules, threads, None)
 }
@@ -91,10 +79,13 @@ pub fn batch_legal_moves_into(
     threads: usize,
     out: Option<&mut [u8]>,
 ) -> Result<MoveArrays> {
+    // `threads` parts at most: each takes at least this many hands.
+    let per_part = hands.len().div_ceil(crate::parallel::parts(threads)).max(1);
     let run = move || {
         // Pass 1: the moves of each hand.
         let per: Vec<Vec<Move>> = hands
             .par_iter()
+            .with_min_len(per_part)
             .map(|&h| {
                 let mut v = Vec::new();
                 generate(h, level, top, mode, rules, &mut v);
@@ -137,7 +128,7 @@ pub fn batch_legal_moves_into(
             slices.push((c0, k0, r0, s0, w0));
             (c, k, r, s, w) = (c1, k1, r1, s1, w1);
         }
-        slices.into_par_iter().zip(per.par_iter()).for_each(|((c, k, r, s, w), v)| {
+        slices.into_par_iter().zip(per.par_iter()).with_min_len(per_part).for_each(|((c, k, r, s, w), v)| {
             for (i, m) in v.iter().enumerate() {
                 fill_counts(&mut c[i * NUM_FACES..(i + 1) * NUM_FACES], m.cards);
                 k[i] = m.combo.kind as u8;
@@ -148,7 +139,7 @@ pub fn batch_legal_moves_into(
         });
         Ok(a)
     };
-    crate::search::simulate::pool(crate::search::simulate::thread_count(threads))?.install(run)
+    crate::parallel::pool()?.install(run)
 }
 
 #[cfg(test)]
