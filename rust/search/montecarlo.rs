@@ -91,31 +91,13 @@ pub fn best(stats: &[ActionStats]) -> usize {
 }
 
 /// Estimates `actions` (`None` = pass) of the seat to move in `state` by
-/// `playouts` playouts each, hidden hands sampled from what that seat knows
-/// (`ctx`), rolled out by `rollout` and scored by `ctx`'s level rules.
+/// `playouts` playouts each, hidden hands dealt under `seen` (what that seat
+/// knows; `state`'s other hands are not read), rolled out by `rollout` with
+/// `ctx`'s knowledge kept current, and scored by `ctx`'s level rules.
 /// The worlds are split into `parts` parts on the shared pool (1: on the
 /// calling thread). Returns early with partial sums once `stop` is set.
 #[allow(clippy::too_many_arguments)]
 pub fn evaluate(
-    state: &PlayState,
-    ctx: &Context,
-    actions: &[Option<Move>],
-    playouts: u64,
-    rollout: &[Policy; 4],
-    mode: Mode,
-    seed: u64,
-    parts: usize,
-    stop: &Stop,
-) -> Result<Vec<ActionStats>> {
-    let seen = Constraints::with_knowledge(state, state.current, &ctx.knowledge);
-    evaluate_seen(state, ctx, &seen, actions, playouts, rollout, mode, seed, parts, stop)
-}
-
-/// As `evaluate`, with the hidden hands dealt under `seen` (what the seat to
-/// move knows) instead of the constraints read off `state`'s hands, which
-/// then need not be the real ones (an observation has only its own).
-#[allow(clippy::too_many_arguments)]
-fn evaluate_seen(
     state: &PlayState,
     ctx: &Context,
     seen: &Constraints,
@@ -207,7 +189,8 @@ pub fn decide(
     }
     let acts = candidates(state, moves);
     let per = (playouts / n as u64).max(1);
-    let stats = evaluate(state, ctx, &acts, per, &[rollout; 4], mode, seed, parts, stop)?;
+    let seen = Constraints::with_knowledge(state, me, &ctx.knowledge);
+    let stats = evaluate(state, ctx, &seen, &acts, per, &[rollout; 4], mode, seed, parts, stop)?;
     let b = best(&stats);
     Ok(if state.can_pass() { b.checked_sub(1) } else { Some(b) })
 }
@@ -272,7 +255,7 @@ pub fn evaluate_observation(
     state.moves(mode, &mut moves);
     let acts = candidates(&state, &moves);
     let ctx = Context { rules: o.rules, levels: o.lv, knowledge: o.knowledge() };
-    let stats = evaluate_seen(&state, &ctx, &Constraints::of_observation(o), &acts, playouts, rollout, mode, seed, parts, stop)?;
+    let stats = evaluate(&state, &ctx, &Constraints::of_observation(o), &acts, playouts, rollout, mode, seed, parts, stop)?;
     let best = best(&stats);
     let actions = acts.iter().map(|a| a.map_or(Action::Pass, Action::Play)).collect();
     Ok(Evaluation { actions, stats, best })
