@@ -230,7 +230,6 @@ def test_core_names_for_the_front() -> None:
     assert combo.label == "StraightFlush(6d)" == str(combo).split(" ")[0]
 
 
-@pytest.mark.xfail(strict=True, reason="Game.position (rust/python/game.rs) does not yet borrow through args::game_ref")
 def test_game_in_use_by_another_call_says_so() -> None:
     g = gf.Game(hands=["3s", "4s", "5s", "6s"], leader=0)
     errors: list[BaseException] = []

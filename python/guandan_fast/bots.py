@@ -5,12 +5,30 @@ from __future__ import annotations
 import random
 from typing import Literal, Protocol, Union
 
-from guandan_fast._core import Combo, Game, InvalidArgumentError, Pass, Return, Tribute, policy_action
+from guandan_fast._core import Combo, Game, IllegalMoveError, InvalidArgumentError, Pass, Return, Tribute, policy_action
 from guandan_fast.arena import pit
 
 __all__ = ["Bot", "GreedyBot", "MCBot", "RandomBot", "decision_seed", "play_deal", "pit"]
 
 Action = Union[Combo, Pass, Tribute, Return]
+
+
+def _int(value: object, what: str, lo: int, hi: int, expected: str) -> int:
+    """`value` if it is an int (not a bool) in lo..hi, else `InvalidArgumentError` naming `what`."""
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        shown = repr(value) if isinstance(value, (int, float, str)) and len(repr(value)) <= 40 else f"a {type(value).__name__}"
+        raise InvalidArgumentError(f"{what} must be {expected}, not {shown}")
+    return value
+
+
+def _seed(seed: object) -> int:
+    return _int(seed, "seed", -(2**63), 2**64 - 1, "an int from -2**63 to 2**64-1")
+
+
+def _game(game: object) -> Game:
+    if not isinstance(game, Game):
+        raise InvalidArgumentError(f"game must be a Game, not a {type(game).__name__}")
+    return game
 
 
 class Bot(Protocol):
@@ -23,18 +41,24 @@ class RandomBot:
     """Uniform over the legal actions (pattern level by default)."""
 
     def __init__(self, seed: int = 0, mode: Literal["cards", "pattern"] = "pattern") -> None:
-        self._rng = random.Random(seed)
+        if not isinstance(mode, str) or mode not in ("cards", "pattern"):
+            shown = repr(mode) if isinstance(mode, str) and len(mode) <= 40 else f"a {type(mode).__name__}"
+            raise InvalidArgumentError(f"mode must be 'cards' or 'pattern', not {shown}")
+        self._rng = random.Random(_seed(seed))
         self.mode = mode
 
     def act(self, game: Game) -> Action:
-        return self._rng.choice(game.legal_actions(self.mode))
+        actions = _game(game).legal_actions(self.mode)
+        if not actions:
+            raise IllegalMoveError(f"no action is expected in the {game.phase} phase")
+        return self._rng.choice(actions)
 
 
 class GreedyBot:
     """The built-in greedy policy: smallest lead, smallest beating play, bombs only when an opponent is nearly out."""
 
     def act(self, game: Game) -> Action:
-        return policy_action(game, "greedy")
+        return policy_action(_game(game), "greedy")
 
 
 class MCBot:
@@ -52,10 +76,12 @@ class MCBot:
         threads: int = 0,
         rollout: Literal["greedy", "random"] = "greedy",
     ) -> None:
-        if isinstance(playouts, bool) or not isinstance(playouts, int) or not 1 <= playouts < 2**32:
-            raise InvalidArgumentError(f"playouts must be an int 1..{2**32 - 1}, not {playouts!r}")
-        if rollout not in ("greedy", "random"):
-            raise InvalidArgumentError(f"rollout must be 'greedy' or 'random', not {rollout!r}")
+        _int(playouts, "playouts", 1, 2**32 - 1, f"an int 1..{2**32 - 1}")
+        if not isinstance(rollout, str) or rollout not in ("greedy", "random"):
+            shown = repr(rollout) if isinstance(rollout, str) and len(rollout) <= 40 else f"a {type(rollout).__name__}"
+            raise InvalidArgumentError(f"rollout must be 'greedy' or 'random', not {shown}")
+        _seed(seed)
+        _int(threads, "threads", 0, 256, "0 (all cores) or 1..256")
         self.policy = f"{'mc' if rollout == 'greedy' else 'mc-random'}:{playouts}"
         self.playouts = playouts
         self.seed = seed
@@ -75,8 +101,18 @@ def decision_seed(seed: int, k: int) -> int:
 
 def play_deal(game: Game, bots: list[Bot]) -> list[int]:
     """Plays the current deal of `game` to its end with `bots[seat]`; returns the finishing order."""
+    _game(game)
+    try:
+        if isinstance(bots, (str, bytes)):
+            raise TypeError
+        bots = list(bots)
+    except TypeError:
+        raise InvalidArgumentError(f"bots must be four bots, one per seat, not a {type(bots).__name__}") from None
     if len(bots) != 4:
-        raise ValueError("play_deal needs one bot per seat (4)")
+        raise InvalidArgumentError(f"bots must be four bots, one per seat, not {len(bots)}")
+    for i, bot in enumerate(bots):
+        if not callable(getattr(bot, "act", None)):
+            raise InvalidArgumentError(f"bots[{i}] must have an act(game) method, not a {type(bot).__name__}")
     while game.phase in ("tribute", "return", "play"):
         seat = game.current_player
         assert seat is not None
