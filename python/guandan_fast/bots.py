@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Literal, Protocol, Union
 
-from guandan_fast._core import Combo, Game, IllegalMoveError, InvalidArgumentError, Pass, Return, Tribute, policy_action
+from guandan_fast._core import Combo, Game, IllegalMoveError, InvalidArgumentError, Pass, Return, Tribute, _check_args, policy_action
 from guandan_fast.arena import pit
 
 __all__ = ["Bot", "GreedyBot", "MCBot", "RandomBot", "decision_seed", "play_deal", "pit"]
@@ -13,21 +13,10 @@ __all__ = ["Bot", "GreedyBot", "MCBot", "RandomBot", "decision_seed", "play_deal
 Action = Union[Combo, Pass, Tribute, Return]
 
 
-def _int(value: object, what: str, lo: int, hi: int, expected: str) -> int:
-    """`value` if it is an int (not a bool) in lo..hi, else `InvalidArgumentError` naming `what`."""
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        shown = repr(value) if isinstance(value, (int, float, str)) and len(repr(value)) <= 40 else f"a {type(value).__name__}"
-        raise InvalidArgumentError(f"{what} must be {expected}, not {shown}")
-    return value
-
-
-def _seed(seed: object) -> int:
-    return _int(seed, "seed", -(2**63), 2**64 - 1, "an int from -2**63 to 2**64-1")
-
-
 def _game(game: object) -> Game:
-    if not isinstance(game, Game):
-        raise InvalidArgumentError(f"game must be a Game, not a {type(game).__name__}")
+    """`game` if it is a Game, else the core's `InvalidArgumentError`."""
+    _check_args(game=game)
+    assert isinstance(game, Game)
     return game
 
 
@@ -41,10 +30,8 @@ class RandomBot:
     """Uniform over the legal actions (pattern level by default)."""
 
     def __init__(self, seed: int = 0, mode: Literal["cards", "pattern"] = "pattern") -> None:
-        if not isinstance(mode, str) or mode not in ("cards", "pattern"):
-            shown = repr(mode) if isinstance(mode, str) and len(mode) <= 40 else f"a {type(mode).__name__}"
-            raise InvalidArgumentError(f"mode must be 'cards' or 'pattern', not {shown}")
-        self._rng = random.Random(_seed(seed))
+        _check_args(seed=seed, mode=mode)
+        self._rng = random.Random(seed)
         self.mode = mode
 
     def act(self, game: Game) -> Action:
@@ -76,12 +63,9 @@ class MCBot:
         threads: int = 0,
         rollout: Literal["greedy", "random"] = "greedy",
     ) -> None:
-        _int(playouts, "playouts", 1, 2**32 - 1, f"an int 1..{2**32 - 1}")
+        _check_args(playouts=playouts, seed=seed, threads=threads)
         if not isinstance(rollout, str) or rollout not in ("greedy", "random"):
-            shown = repr(rollout) if isinstance(rollout, str) and len(rollout) <= 40 else f"a {type(rollout).__name__}"
-            raise InvalidArgumentError(f"rollout must be 'greedy' or 'random', not {shown}")
-        _seed(seed)
-        _int(threads, "threads", 0, 256, "0 (all cores) or 1..256")
+            raise InvalidArgumentError(f"rollout must be 'greedy' or 'random', not {rollout!r:.40}")
         self.policy = f"{'mc' if rollout == 'greedy' else 'mc-random'}:{playouts}"
         self.playouts = playouts
         self.seed = seed
@@ -90,8 +74,10 @@ class MCBot:
         self._decisions = 0
 
     def act(self, game: Game) -> Action:
-        self._decisions += 1
-        return policy_action(game, self.policy, seed=decision_seed(self.seed, self._decisions), threads=self.threads)
+        k = self._decisions + 1
+        action = policy_action(_game(game), self.policy, seed=decision_seed(self.seed, k), threads=self.threads)
+        self._decisions = k  # a refused call is not a decision
+        return action
 
 
 def decision_seed(seed: int, k: int) -> int:

@@ -37,13 +37,13 @@ pub(crate) fn describe(obj: &Bound<'_, PyAny>) -> String {
         if let Ok(v) = obj.extract::<i128>() {
             return v.to_string();
         }
-        let sign = if obj.lt(0).unwrap_or(false) { "negative " } else { "" };
+        let a = if obj.lt(0).unwrap_or(false) { "a negative" } else { "an" };
         // str() of an int beyond Python's digit limit raises: then the bit count.
         if let Ok(text) = obj.str() {
-            return format!("a {sign}int of {} digits", text.to_string().trim_start_matches('-').len());
+            return format!("{a} int of {} digits", text.to_string().trim_start_matches('-').len());
         }
         let bits = obj.call_method0("bit_length").and_then(|b| b.extract::<u64>()).unwrap_or(0);
-        return format!("a {sign}{bits}-bit int");
+        return format!("{a} int of {bits} bits");
     }
     if obj.is_instance_of::<PyFloat>() {
         return obj.repr().map(|r| r.to_string()).unwrap_or_else(|_| "a float".into());
@@ -478,4 +478,20 @@ pub(crate) fn unit_arg(v: impl StrLike) -> PyResult<bool> {
         "game" => Some(true),
         _ => None,
     })
+}
+
+/// Raises what the engine would for arguments Python code hands it later:
+/// a bot's `seed`, `threads`, `mode`, `playouts` (1..2**32-1) and the `game`
+/// it acts in.
+#[pyfunction]
+#[pyo3(signature = (*, seed = LEFT_OUT, threads = LEFT_OUT, mode = LEFT_OUT, playouts = LEFT_OUT, game = LEFT_OUT))]
+pub(crate) fn _check_args(seed: Arg<'_>, threads: Arg<'_>, mode: Arg<'_>, playouts: Arg<'_>, game: Arg<'_>) -> PyResult<()> {
+    seed.or(0, |o| seed_arg(o))?;
+    threads.or(0, |o| threads_arg(o))?;
+    mode.or(Mode::Cards, |o| mode_arg(o))?;
+    playouts.or(1, |o| count_arg(o, "playouts", 1, u32::MAX.into()))?;
+    if let Some(o) = &game.0 {
+        game_ref(o, "game")?;
+    }
+    Ok(())
 }
