@@ -223,7 +223,7 @@ impl StrLike for &str {
 
 impl StrLike for &Bound<'_, PyAny> {
     fn text(&self) -> Option<Cow<'_, str>> {
-        self.cast::<PyString>().ok()?.to_cow().ok().map(|c| Cow::Owned(c.into_owned()))
+        self.cast::<PyString>().ok()?.to_cow().ok()
     }
     fn shown(&self) -> String {
         describe(self)
