@@ -3,6 +3,7 @@ says what was expected (issue: "Unclear errors"), one case per reproduced report
 
 from __future__ import annotations
 
+import pickle
 import re
 from typing import Any
 
@@ -230,9 +231,27 @@ def test_core_names_for_the_front() -> None:
     assert combo.label == "StraightFlush(6d)" == str(combo).split(" ")[0]
 
 
-@pytest.mark.xfail(strict=True, reason="Game.position (rust/python/game.rs) does not yet borrow through args::game_ref")
-def test_game_in_use_by_another_call_says_so() -> None:
+REENTRANT_CALLS: list[Any] = [
+    lambda g: g.position(),
+    lambda g: g.phase,
+    lambda g: g.history,
+    lambda g: g.legal_actions(),
+    lambda g: g.legal_actions_array("pattern"),
+    lambda g: g.observation(0),
+    lambda g: g.apply(gf.PASS),
+    lambda g: g.next_deal(),
+    lambda g: g.clone(),
+    lambda g: pickle.dumps(g),
+    lambda g: repr(g),
+    lambda g: gf.policy_action(g, "greedy"),
+    lambda g: gf.evaluate(g, playouts=1),
+]
+
+
+@pytest.mark.parametrize("call", REENTRANT_CALLS)
+def test_game_in_use_by_another_call_says_so(call: Any) -> None:
     g = gf.Game(hands=["3s", "4s", "5s", "6s"], leader=0)
+    before = g.position()
     errors: list[BaseException] = []
 
     class Reentrant:
@@ -242,7 +261,7 @@ def test_game_in_use_by_another_call_says_so() -> None:
         @property
         def shape(self) -> object:
             try:
-                g.position()
+                call(g)
             except BaseException as e:  # noqa: BLE001 - what the call raised is the point
                 errors.append(e)
             raise AttributeError("shape")
@@ -251,3 +270,128 @@ def test_game_in_use_by_another_call_says_so() -> None:
         g.apply(Reentrant())
     assert len(errors) == 1 and isinstance(errors[0], gf.InvalidStateError), errors
     assert "in use by another thread" in str(errors[0])
+    assert g.position() == before
+
+
+def _deal_over() -> gf.Game:
+    g = gf.Game(seed=2)
+    while g.phase == "play":
+        g.apply(gf.policy_action(g, "greedy"))
+    return g
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "exc", "words"),
+    [
+        ({"seed": None}, gf.InvalidArgumentError, ("seed must be an int from -2**63 to 2**64-1", "not None")),
+        ({"seed": 2**64}, gf.InvalidArgumentError, ("seed", "18446744073709551616")),
+        ({"leader": 4}, gf.InvalidArgumentError, ("leader must be a seat 0..3 or None", "not 4")),
+        ({"leader": "0"}, gf.InvalidArgumentError, ("leader", "not '0'")),
+        ({"leader": 2**63}, gf.InvalidArgumentError, ("leader", "9223372036854775808")),
+        ({"levels": ("2",)}, gf.InvalidArgumentError, ("levels must be two ranks", "not 1 items")),
+        ({"levels": "2A"}, gf.InvalidArgumentError, ("levels must be two ranks",)),
+        ({"levels": ("2", "Z")}, gf.InvalidLevelError, ("levels[1] must be a rank", "'Z'")),
+        ({"declarer": 2}, gf.InvalidArgumentError, ("declarer must be a team 0, 1 or None", "not 2")),
+        ({"declarer": True}, gf.InvalidArgumentError, ("declarer", "not True")),
+        ({"a_fails": [0, 256]}, gf.InvalidArgumentError, ("a_fails[1] must be a count 0..255", "not 256")),
+        ({"a_fails": 3}, gf.InvalidArgumentError, ("a_fails must be two counts",)),
+    ],
+)
+def test_game_constructor_names_the_argument(kwargs: dict[str, Any], exc: type[gf.GuandanError], words: tuple[str, ...]) -> None:
+    with raises(exc, *words):
+        gf.Game(**kwargs)
+
+
+def test_game_levels_and_a_fails_take_any_sequence() -> None:
+    g = gf.Game(seed=3, levels=["9", "A"], declarer=1, a_fails=[0, 2])
+    assert g.levels == ("9", "A") and g.a_fails == (0, 2) and g.position() == gf.Game(seed=3, levels=("9", "A"), declarer=1, a_fails=(0, 2)).position()
+
+
+@pytest.mark.parametrize(
+    ("call", "exc", "words"),
+    [
+        (lambda g: g.legal_actions(None), gf.InvalidArgumentError, ("mode must be 'cards' or 'pattern'", "not None")),
+        (lambda g: g.legal_actions_array(1), gf.InvalidArgumentError, ("mode", "not 1")),
+        (lambda g: g.observation("0"), gf.InvalidArgumentError, ("seat must be a seat 0..3", "not '0'")),
+        (lambda g: g.observation(2**63), gf.InvalidArgumentError, ("seat", "9223372036854775808")),
+        (lambda g: g.observation(-1), gf.InvalidArgumentError, ("seat", "not -1")),
+        (lambda g: g.next_deal(leader=1.0), gf.InvalidArgumentError, ("leader must be a seat 0..3 or None", "not 1.0")),
+        (lambda g: g.next_deal(hands=5), gf.InvalidArgumentError, ("hands must be four hands",)),
+        (lambda g: gf.Game.from_position(b"0"), gf.InvalidArgumentError, ("text must be a position string", "bytes")),
+        (lambda g: gf.Game.replay(5), gf.InvalidArgumentError, ("actions must be an iterable", "not 5")),
+        (lambda g: gf.Game.replay("pass"), gf.InvalidArgumentError, ("actions must be an iterable",)),
+        (lambda g: gf.Game.replay([("0", gf.PASS)]), gf.InvalidArgumentError, ("actions[0] seat must be a seat 0..3", "not '0'")),
+        (lambda g: gf.Game.replay([], seed=1.5), gf.InvalidArgumentError, ("seed", "not 1.5")),
+    ],
+)
+def test_game_methods_name_the_argument(call: Any, exc: type[gf.GuandanError], words: tuple[str, ...]) -> None:
+    g = _deal_over()
+    before = pickle.dumps(g)
+    with raises(exc, *words):
+        call(g)
+    assert pickle.dumps(g) == before
+
+
+@pytest.mark.parametrize(
+    ("call", "words"),
+    [
+        (lambda g: gf.simulate(1, unit=None), ("unit must be 'deal' or 'game'", "not None")),
+        (lambda g: gf.simulate(1, unit="x" * 10**6), ("unit must be 'deal' or 'game'", "…")),
+        (lambda g: gf.simulate(1, mode=b"cards"), ("mode must be 'cards' or 'pattern'", "bytes")),
+        (lambda g: gf.simulate(1, policy=["random"] * 3), ("policy must be a policy name or four names", "not 3 items")),
+        (lambda g: gf.simulate(1, policy=["random", "greedy", 3, "random"]), ("policy[2] must be a policy name", "not 3")),
+        (lambda g: gf.simulate(1, start=-1), ("start must be an int 0..", "not -1")),
+        (lambda g: gf.simulate(-1), ("n must be an int 0..4294967296", "not -1")),
+        (lambda g: gf.simulate(1, seed=10**5000), ("seed", "bits")),
+        (lambda g: gf.evaluate(None), ("state must be a Game or an Observation", "not None")),
+        (lambda g: gf.evaluate(g, mode=None), ("mode", "not None")),
+        (lambda g: gf.sample_hands(g), ("observation must be an Observation", "a Game")),
+        (lambda g: gf.policy_action("g"), ("game must be a Game", "not 'g'")),
+        (lambda g: gf.policy_action(g, None), ("policy must be a policy name", "not None")),
+        (lambda g: gf.policy_action(g, "greedy", mode=1), ("mode", "not 1")),
+    ],
+)
+def test_search_arguments_name_the_argument(call: Any, words: tuple[str, ...]) -> None:
+    g = gf.Game(seed=1)
+    before = pickle.dumps(g)
+    with raises(gf.InvalidArgumentError, *words):
+        call(g)
+    assert pickle.dumps(g) == before
+
+
+@pytest.mark.parametrize(
+    ("call", "words"),
+    [
+        (lambda: gf.RandomBot(mode=None), ("mode must be 'cards' or 'pattern'", "not None")),
+        (lambda: gf.RandomBot(seed=1.5), ("seed must be an int", "not 1.5")),
+        (lambda: gf.RandomBot(seed=[1]), ("seed", "a list")),
+        (lambda: gf.RandomBot().act("game"), ("game must be a Game", "not 'game'")),
+        (lambda: gf.GreedyBot().act(None), ("game must be a Game", "not None")),
+        (lambda: gf.MCBot(2**32), ("playouts must be an int 1..4294967295", "4294967296")),
+        (lambda: gf.MCBot(2.0), ("playouts", "not 2.0")),
+        (lambda: gf.MCBot(2, seed=None), ("seed", "not None")),
+        (lambda: gf.MCBot(2, threads=257), ("threads must be 0 (all cores) or 1..256", "not 257")),
+        (lambda: gf.MCBot(2, rollout=None), ("rollout must be 'greedy' or 'random'", "None")),
+        (lambda: gf.MCBot(2).act(3), ("game must be a Game", "not 3")),
+        (lambda: gf.play_deal(None, [gf.RandomBot()] * 4), ("game must be a Game", "not None")),
+        (lambda: gf.play_deal(gf.Game(seed=1), [gf.RandomBot()] * 3), ("bots must be four bots", "not 3")),
+        (lambda: gf.play_deal(gf.Game(seed=1), 4), ("bots must be four bots", "int")),
+        (lambda: gf.play_deal(gf.Game(seed=1), "abcd"), ("bots must be four bots", "str")),
+        (lambda: gf.play_deal(gf.Game(seed=1), [gf.RandomBot(), 1, 2, 3]), ("bots[1] must have an act(game) method", "int")),
+    ],
+)
+def test_bot_arguments_name_the_argument(call: Any, words: tuple[str, ...]) -> None:
+    with raises(gf.InvalidArgumentError, *words):
+        call()
+
+
+def test_bots_between_deals_raise_illegal_move_and_keep_their_state() -> None:
+    g = _deal_over()
+    bot = gf.MCBot(2, seed=5)
+    for b in (gf.RandomBot(), gf.GreedyBot(), bot):
+        with raises(gf.IllegalMoveError, "deal_over"):
+            b.act(g)
+    with raises(gf.InvalidArgumentError, "game"):
+        bot.act(None)  # type: ignore[arg-type]
+    fresh = gf.Game(seed=1)
+    assert bot.act(fresh.clone()) == gf.MCBot(2, seed=5).act(fresh.clone())

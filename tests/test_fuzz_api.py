@@ -8,9 +8,10 @@ Each entry point is a `Spec`: its positional parameters and keywords, each
 drawn from `anything()` (None, bools, edge-case ints, floats, text up to 10
 million characters, bytes, lists/tuples, odd numpy arrays, engine objects)
 mixed with valid values so that calls also get past the first argument.
-Counts that would allocate without bound (``simulate(n)``, ``playouts``) are
-drawn from small values and non-integers only: huge counts are pinned by
-their own tests. The default run is derandomized (the same calls every
+Counts (``simulate(n)``, ``playouts``) are drawn from small values,
+non-integers and huge values beyond each limit (2**40, 2**63, 2**64, ...),
+which are refused before anything is allocated, so that no call runs
+long. The default run is derandomized (the same calls every
 time); ``-m slow`` runs more examples.
 
 ``GF_FUZZ_REPORT=path python -m pytest tests/test_fuzz_api.py`` runs every
@@ -146,8 +147,13 @@ atoms = st.one_of(
     st.sampled_from(OBJECTS),
 )
 anything = st.recursive(atoms, lambda inner: st.one_of(st.lists(inner, max_size=5), st.tuples(inner, inner), st.lists(inner, min_size=4, max_size=4).map(tuple)), max_leaves=8)
-#: A count that cannot ask for unbounded work: small ints and non-integers.
-small_count = st.one_of(st.integers(min_value=-3, max_value=3), st.none(), st.booleans(), st.floats(), st.sampled_from(TEXTS[:6]), st.sampled_from(ARRAYS[-4:]))
+#: A count that cannot ask for long work: small ints, non-integers and huge
+#: values above every count limit (simulate's n: 2**32; MCBot's playouts: 2**32 - 1).
+small_count = st.one_of(st.integers(min_value=-3, max_value=3), st.none(), st.booleans(), st.floats(), st.sampled_from(TEXTS[:6]), st.sampled_from(ARRAYS[-4:]),
+                        st.sampled_from([2**40, 2**63, 2**64, 2**127, -(2**63), -(2**64)]))
+#: Playouts of `evaluate`, which streams any count up to 2**64 - 1 (2**40 would
+#: run for hours): the huge values drawn are the refused ones, from 2**64 up.
+small_playouts = st.one_of(small_count.filter(lambda x: not isinstance(x, int) or x < 2**32), st.sampled_from([2**64, 2**65, 2**127, 10**200]))
 #: Policy arguments that cannot ask for many playouts.
 small_policy = st.one_of(
     st.sampled_from(["random", "greedy", "mc:1", "mc-random:1", "mc:0", "nope", "", HUGE]),
@@ -228,7 +234,6 @@ class Spec:
     keywords: tuple[str, ...] = ()
     subject: str | None = None  # a key of GAMES: the call is checked to leave that game unchanged
     overrides: dict[str, st.SearchStrategy[Any]] = field(default_factory=dict)
-    reason: str | None = None  # why the entry point still lets another exception escape (xfail, strict)
 
 
 def fn(f: Callable[..., Any]) -> Callable[[Any], Callable[..., Any]]:
@@ -240,9 +245,6 @@ def method(name: str) -> Callable[[Any], Callable[..., Any]]:
 
 
 MOVES_KW = ("mode", "joker_pair_in_full_house")
-GAME_FILE = "rust/python/game.rs"
-SEARCH_FILE = "rust/python/search.rs"
-OBS_FILE = "rust/python/observation.rs"
 
 SPECS: list[Spec] = [
     # cards
@@ -283,14 +285,14 @@ SPECS: list[Spec] = [
     Spec("Return", fn(gf.Return), ("card",), 1),
     Spec("actions.properties", lambda _: lambda: (gf.Tribute("Ah").card, repr(gf.Return("3s")), pickle.dumps(gf.PASS), pickle.dumps(gf.Tribute("Ah")))),
     # games
-    Spec("Game", fn(gf.Game), ("rules", "seed"), 0, ("hands", "leader", "levels", "declarer", "a_fails"), reason=GAME_FILE),
-    Spec("Game.replay", fn(gf.Game.replay), ("actions",), 1, ("seed", "rules"), reason=GAME_FILE),
-    Spec("Game.from_position", fn(gf.Game.from_position), ("position", "rules"), 1, reason=GAME_FILE),
-    *[Spec(f"Game.legal_actions[{k}]", method("legal_actions"), ("mode",), 0, subject=k, reason=GAME_FILE) for k in GAMES],
-    *[Spec(f"Game.legal_actions_array[{k}]", method("legal_actions_array"), ("mode",), 0, subject=k, reason=GAME_FILE) for k in GAMES],
+    Spec("Game", fn(gf.Game), ("rules", "seed"), 0, ("hands", "leader", "levels", "declarer", "a_fails")),
+    Spec("Game.replay", fn(gf.Game.replay), ("actions",), 1, ("seed", "rules")),
+    Spec("Game.from_position", fn(gf.Game.from_position), ("position", "rules"), 1),
+    *[Spec(f"Game.legal_actions[{k}]", method("legal_actions"), ("mode",), 0, subject=k) for k in GAMES],
+    *[Spec(f"Game.legal_actions_array[{k}]", method("legal_actions_array"), ("mode",), 0, subject=k) for k in GAMES],
     *[Spec(f"Game.apply[{k}]", method("apply"), ("action",), 1, subject=k) for k in GAMES],
-    *[Spec(f"Game.next_deal[{k}]", method("next_deal"), ("hands", "leader"), 0, subject=k, reason=GAME_FILE) for k in GAMES],
-    *[Spec(f"Game.observation[{k}]", method("observation"), ("seat",), 1, subject=k, reason=GAME_FILE) for k in GAMES],
+    *[Spec(f"Game.next_deal[{k}]", method("next_deal"), ("hands", "leader"), 0, subject=k) for k in GAMES],
+    *[Spec(f"Game.observation[{k}]", method("observation"), ("seat",), 1, subject=k) for k in GAMES],
     Spec("Game.__deepcopy__", method("__deepcopy__"), ("memo",), 1, subject="play"),
     Spec("Game.properties", lambda g: lambda: [getattr(g, p) for p in (
         "rules", "phase", "current_player", "level", "levels", "a_fails", "declarer", "finish_order", "hands", "dealt", "hand_sizes",
@@ -301,22 +303,22 @@ SPECS: list[Spec] = [
         "finish_order", "history", "tribute", "played", "known", "tribute_caps", "unseen")]),
     # search
     Spec("simulate", fn(gf.simulate), ("n",), 1, ("seed", "start", "threads", "rules", "unit", "policy", "mode"),
-         overrides={"n": small_count, "threads": small_threads, "policy": small_policy}, reason=SEARCH_FILE),
+         overrides={"n": small_count, "threads": small_threads, "policy": small_policy}),
     Spec("evaluate", fn(gf.evaluate), ("state",), 1, ("playouts", "seed", "threads", "policy", "mode"),
-         overrides={"playouts": small_count, "threads": small_threads, "policy": small_policy}, reason=SEARCH_FILE),
-    Spec("sample_hands", fn(gf.sample_hands), ("obs", "n"), 1, ("seed",), overrides={"n": small_count}, reason=SEARCH_FILE),
-    Spec("policy_action", fn(gf.policy_action), ("game", "policy"), 1, ("seed", "mode"), overrides={"policy": small_policy}, reason=SEARCH_FILE),
+         overrides={"playouts": small_playouts, "threads": small_threads, "policy": small_policy}),
+    Spec("sample_hands", fn(gf.sample_hands), ("obs", "n"), 1, ("seed",), overrides={"n": small_count}),
+    Spec("policy_action", fn(gf.policy_action), ("game", "policy"), 1, ("seed", "mode"), overrides={"policy": small_policy}),
     Spec("pit", fn(gf.pit), ("a", "b"), 2, ("n", "seed", "start", "threads", "unit", "rules", "mode"),
-         overrides={"a": small_policy, "b": small_policy, "n": small_count, "threads": small_threads}, reason=SEARCH_FILE + " (simulate)"),
+         overrides={"a": small_policy, "b": small_policy, "n": small_count, "threads": small_threads}),
     # encodings and bots
     Spec("encode_observation", fn(gf.encode_observation), ("obs",), 1),
     Spec("danzero_state", fn(gf.danzero_state), ("obs",), 1),
     Spec("field", fn(gf.field), ("vector", "name", "layout"), 2),
-    Spec("RandomBot", lambda _: lambda *a, **k: gf.RandomBot(*a, **k).act(GAMES["play"].clone()), ("seed", "mode"), 0, ("seed", "mode"), reason="python/guandan_fast/bots.py"),
+    Spec("RandomBot", lambda _: lambda *a, **k: gf.RandomBot(*a, **k).act(GAMES["play"].clone()), ("seed",), 0, ("mode",)),
     Spec("MCBot", lambda _: lambda *a, **k: gf.MCBot(*a, **k).act(GAMES["play"].clone()), ("playouts",), 0, ("seed", "threads", "rollout"),
-         overrides={"playouts": small_count, "threads": small_threads}, reason="python/guandan_fast/bots.py"),
-    Spec("GreedyBot.act", lambda _: gf.GreedyBot().act, ("game",), 1, reason="python/guandan_fast/bots.py"),
-    Spec("play_deal", fn(gf.play_deal), ("game", "bots"), 2, reason="python/guandan_fast/bots.py"),
+         overrides={"playouts": small_count, "threads": small_threads}),
+    Spec("GreedyBot.act", lambda _: gf.GreedyBot().act, ("game",), 1),
+    Spec("play_deal", fn(gf.play_deal), ("game", "bots"), 2),
 ]
 
 #: Names of `guandan_fast.__all__` covered by the specs (constants and exception classes need no call).
@@ -365,14 +367,11 @@ def _call(spec: Spec, data: st.DataObject) -> BaseException | None:
 def _params(slow: bool) -> list[Any]:
     out = []
     for s in SPECS:
-        marks = [pytest.mark.slow] if slow else []
-        if s.reason:
-            marks.append(pytest.mark.xfail(strict=True, reason=f"{s.name}: arguments not converted yet in {s.reason}"))
-        out.append(pytest.param(s, id=s.name, marks=marks))
+        out.append(pytest.param(s, id=s.name, marks=[pytest.mark.slow] if slow else []))
     return out
 
 
-#: Counting mode: record every outcome and fail nothing (the xfail marks then report XPASS).
+#: Counting mode: record every outcome and fail nothing.
 REPORT = os.environ.get("GF_FUZZ_REPORT")
 
 
@@ -383,7 +382,7 @@ def _check(spec: Spec, data: st.DataObject) -> None:
 
 
 # No shrinking: the first failing call is reported as drawn (a shrink would
-# re-run hundreds of calls for the entry points still marked xfail).
+# re-run hundreds of calls).
 FAST = settings(max_examples=40, derandomize=True, deadline=None, database=None, phases=(Phase.explicit, Phase.generate),
                 suppress_health_check=list(HealthCheck))
 SLOW = settings(FAST, max_examples=120)

@@ -39,6 +39,7 @@ __all__ = [
     "simulate",
     "_RANKS",
     "_check_policy",
+    "_check_args",
     "_rank_order",
     "_rebuild_game",
     "_rebuild_observation",
@@ -385,6 +386,13 @@ def _rank_order(level: _Level) -> list[str]:
 def _check_policy(name: str) -> str:
     """The name of a built-in policy as the engine writes it (`mc` is `mc:200`);
     an unknown name raises `InvalidArgumentError`."""
+
+def _check_args(
+    *, seed: object = ..., threads: object = ..., mode: object = ..., playouts: object = ..., game: object = ...
+) -> None:
+    """Raises what the engine would for arguments Python code hands it later:
+    a bot's `seed`, `threads`, `mode`, `playouts` (1..2**32-1) and the `game`
+    it acts in."""
 
 # ---------------------------------------------------------------- rules
 

@@ -70,10 +70,9 @@ def pit(
     ``start..start + n`` of the seeded stream are played, so a long run split
     into chunks gives the same deals as one call.
     """
-    if n < 1:
+    # simulate checks the arguments' types and limits; a pit also needs a deal.
+    if isinstance(n, int) and not isinstance(n, bool) and n < 1:
         raise InvalidArgumentError(f"n must be at least 1, not {n}")
-    if start < 0:
-        raise InvalidArgumentError(f"start must be at least 0, not {start}")
     first = simulate(n, seed=seed, start=start, threads=threads, rules=rules, unit=unit, policy=[a, b, a, b], mode=mode)
     second = simulate(n, seed=seed, start=start, threads=threads, rules=rules, unit=unit, policy=[b, a, b, a], mode=mode)
     a_won = np.concatenate([first["winner"] == 0, second["winner"] == 1])

@@ -5,12 +5,19 @@ from __future__ import annotations
 import random
 from typing import Literal, Protocol, Union
 
-from guandan_fast._core import Combo, Game, InvalidArgumentError, Pass, Return, Tribute, policy_action
+from guandan_fast._core import Combo, Game, IllegalMoveError, InvalidArgumentError, Pass, Return, Tribute, _check_args, policy_action
 from guandan_fast.arena import pit
 
 __all__ = ["Bot", "GreedyBot", "MCBot", "RandomBot", "decision_seed", "play_deal", "pit"]
 
 Action = Union[Combo, Pass, Tribute, Return]
+
+
+def _game(game: object) -> Game:
+    """`game` if it is a Game, else the core's `InvalidArgumentError`."""
+    _check_args(game=game)
+    assert isinstance(game, Game)
+    return game
 
 
 class Bot(Protocol):
@@ -23,18 +30,22 @@ class RandomBot:
     """Uniform over the legal actions (pattern level by default)."""
 
     def __init__(self, seed: int = 0, mode: Literal["cards", "pattern"] = "pattern") -> None:
+        _check_args(seed=seed, mode=mode)
         self._rng = random.Random(seed)
         self.mode = mode
 
     def act(self, game: Game) -> Action:
-        return self._rng.choice(game.legal_actions(self.mode))
+        actions = _game(game).legal_actions(self.mode)
+        if not actions:
+            raise IllegalMoveError(f"no action is expected in the {game.phase} phase")
+        return self._rng.choice(actions)
 
 
 class GreedyBot:
     """The built-in greedy policy: smallest lead, smallest beating play, bombs only when an opponent is nearly out."""
 
     def act(self, game: Game) -> Action:
-        return policy_action(game, "greedy")
+        return policy_action(_game(game), "greedy")
 
 
 class MCBot:
@@ -52,10 +63,9 @@ class MCBot:
         threads: int = 0,
         rollout: Literal["greedy", "random"] = "greedy",
     ) -> None:
-        if isinstance(playouts, bool) or not isinstance(playouts, int) or not 1 <= playouts < 2**32:
-            raise InvalidArgumentError(f"playouts must be an int 1..{2**32 - 1}, not {playouts!r}")
-        if rollout not in ("greedy", "random"):
-            raise InvalidArgumentError(f"rollout must be 'greedy' or 'random', not {rollout!r}")
+        _check_args(playouts=playouts, seed=seed, threads=threads)
+        if not isinstance(rollout, str) or rollout not in ("greedy", "random"):
+            raise InvalidArgumentError(f"rollout must be 'greedy' or 'random', not {rollout!r:.40}")
         self.policy = f"{'mc' if rollout == 'greedy' else 'mc-random'}:{playouts}"
         self.playouts = playouts
         self.seed = seed
@@ -64,8 +74,10 @@ class MCBot:
         self._decisions = 0
 
     def act(self, game: Game) -> Action:
-        self._decisions += 1
-        return policy_action(game, self.policy, seed=decision_seed(self.seed, self._decisions), threads=self.threads)
+        k = self._decisions + 1
+        action = policy_action(_game(game), self.policy, seed=decision_seed(self.seed, k), threads=self.threads)
+        self._decisions = k  # a refused call is not a decision
+        return action
 
 
 def decision_seed(seed: int, k: int) -> int:
@@ -75,8 +87,18 @@ def decision_seed(seed: int, k: int) -> int:
 
 def play_deal(game: Game, bots: list[Bot]) -> list[int]:
     """Plays the current deal of `game` to its end with `bots[seat]`; returns the finishing order."""
+    _game(game)
+    try:
+        if isinstance(bots, (str, bytes)):
+            raise TypeError
+        bots = list(bots)
+    except TypeError:
+        raise InvalidArgumentError(f"bots must be four bots, one per seat, not a {type(bots).__name__}") from None
     if len(bots) != 4:
-        raise ValueError("play_deal needs one bot per seat (4)")
+        raise InvalidArgumentError(f"bots must be four bots, one per seat, not {len(bots)}")
+    for i, bot in enumerate(bots):
+        if not callable(getattr(bot, "act", None)):
+            raise InvalidArgumentError(f"bots[{i}] must have an act(game) method, not a {type(bot).__name__}")
     while game.phase in ("tribute", "return", "play"):
         seat = game.current_player
         assert seat is not None

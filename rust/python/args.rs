@@ -37,9 +37,13 @@ pub(crate) fn describe(obj: &Bound<'_, PyAny>) -> String {
         if let Ok(v) = obj.extract::<i128>() {
             return v.to_string();
         }
+        let a = if obj.lt(0).unwrap_or(false) { "a negative" } else { "an" };
+        // str() of an int beyond Python's digit limit raises: then the bit count.
+        if let Ok(text) = obj.str() {
+            return format!("{a} int of {} digits", text.to_string().trim_start_matches('-').len());
+        }
         let bits = obj.call_method0("bit_length").and_then(|b| b.extract::<u64>()).unwrap_or(0);
-        let sign = if obj.lt(0).unwrap_or(false) { "negative " } else { "" };
-        return format!("a {sign}{bits}-bit integer");
+        return format!("{a} int of {bits} bits");
     }
     if obj.is_instance_of::<PyFloat>() {
         return obj.repr().map(|r| r.to_string()).unwrap_or_else(|_| "a float".into());
@@ -145,7 +149,6 @@ pub(crate) fn seat_arg(v: impl IntLike, what: &str) -> PyResult<u8> {
 }
 
 /// A seat 0..3 or None.
-#[allow(dead_code)] // for the Game and search bindings
 pub(crate) fn opt_seat_arg(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<u8>> {
     match obj {
         Some(o) if !o.is_none() => Ok(Some(int_arg(o, what, 0, 3, "a seat 0..3 or None")? as u8)),
@@ -169,16 +172,24 @@ pub(crate) fn threads_arg(v: impl IntLike) -> PyResult<usize> {
     Ok(int_arg(v, "threads", 0, MAX_THREADS, "0 (all cores) or 1..256")? as usize)
 }
 
-/// A seed: any integer from -2**63 to 2**64 - 1 (negative seeds wrap to 64 bits).
+/// A seed: any int from -2**63 to 2**64 - 1 (negative seeds wrap to 64 bits).
 pub(crate) fn seed_arg(v: impl IntLike) -> PyResult<u64> {
-    Ok(int_arg(v, "seed", i64::MIN as i128, u64::MAX as i128, "an integer from -2**63 to 2**64-1")? as u64)
+    Ok(int_arg(v, "seed", i64::MIN as i128, u64::MAX as i128, "an int from -2**63 to 2**64-1")? as u64)
 }
 
-/// A count `lo..=max` (a number of items, playouts, a start index).
-#[allow(dead_code)] // for the Game and search bindings
+/// A count `lo..=max` (a number of items, playouts, a start index), checked
+/// before anything is allocated for it.
 pub(crate) fn count_arg(v: impl IntLike, what: &str, lo: u64, max: u64) -> PyResult<u64> {
-    let expected = format!("an integer {lo}..{max}");
+    let expected = format!("an int {lo}..{max}");
     Ok(int_arg(v, what, lo as i128, max as i128, &expected)? as u64)
+}
+
+/// An optional argument converted by `convert`, `default` when left out or None.
+pub(crate) fn none_or<'py, T>(obj: Option<&Bound<'py, PyAny>>, default: T, convert: impl FnOnce(&Bound<'py, PyAny>) -> PyResult<T>) -> PyResult<T> {
+    match obj {
+        Some(o) if !o.is_none() => convert(o),
+        _ => Ok(default),
+    }
 }
 
 // ---------------------------------------------------------------- flags and names
@@ -212,7 +223,7 @@ impl StrLike for &str {
 
 impl StrLike for &Bound<'_, PyAny> {
     fn text(&self) -> Option<Cow<'_, str>> {
-        self.cast::<PyString>().ok()?.to_cow().ok().map(|c| Cow::Owned(c.into_owned()))
+        self.cast::<PyString>().ok()?.to_cow().ok()
     }
     fn shown(&self) -> String {
         describe(self)
@@ -384,22 +395,25 @@ pub(crate) fn rules_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<crate::game:
     }
 }
 
-/// A Game borrowed for reading; another thread holding it mutably is an
-/// `InvalidStateError` that says so (not PyO3's "Already borrowed").
-#[allow(dead_code)] // for the Game and search bindings
+/// A Game argument borrowed for reading (see [`game_of`]).
 pub(crate) fn game_ref<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<PyRef<'py, PyGame>> {
-    let g = obj.cast::<PyGame>().map_err(|_| bad_arg(what, "a Game", obj))?;
-    g.try_borrow().map_err(|_| in_use())
+    game_of(obj.cast::<PyGame>().map_err(|_| bad_arg(what, "a Game", obj))?)
 }
 
-/// A Game borrowed for changing (see [`game_ref`]).
-#[allow(dead_code)] // for the Game and search bindings
+/// A Game borrowed for reading; another thread (or a callback) holding it
+/// mutably is an `InvalidStateError` that says so (not PyO3's "Already borrowed").
+#[inline]
+pub(crate) fn game_of<'py>(slf: &Bound<'py, PyGame>) -> PyResult<PyRef<'py, PyGame>> {
+    slf.try_borrow().map_err(|_| in_use())
+}
+
+/// A Game borrowed for changing (see [`game_of`]).
+#[inline]
 pub(crate) fn game_mut<'py>(slf: &Bound<'py, PyGame>) -> PyResult<PyRefMut<'py, PyGame>> {
     slf.try_borrow_mut().map_err(|_| in_use())
 }
 
 /// The error for a Game used by two threads at once.
-#[allow(dead_code)] // for the Game and search bindings
 pub(crate) fn in_use() -> PyErr {
     InvalidStateError::new_err(
         "the game is in use by another thread; share a Game between threads only with a lock, or give each thread game.clone()",
@@ -449,11 +463,35 @@ pub(crate) fn policy_arg(v: impl StrLike, what: &str) -> PyResult<crate::search:
 }
 
 /// One policy name for all seats, or any sequence of four (one per seat).
-#[allow(dead_code)] // for the search bindings
 pub(crate) fn seat_policies_arg(obj: &Bound<'_, PyAny>) -> PyResult<[crate::search::policy::Policy; 4]> {
     if obj.is_instance_of::<PyString>() {
         return Ok([policy_arg(obj, "policy")?; 4]);
     }
     let v = items_arg(obj, 4, "policy", "a policy name or four names, one per seat")?;
     Ok([policy_arg(&v[0], "policy[0]")?, policy_arg(&v[1], "policy[1]")?, policy_arg(&v[2], "policy[2]")?, policy_arg(&v[3], "policy[3]")?])
+}
+
+/// A unit of simulation: `'deal'` or `'game'` (true for games).
+pub(crate) fn unit_arg(v: impl StrLike) -> PyResult<bool> {
+    name_arg(v, "unit", "'deal' or 'game'", |t| match t {
+        "deal" => Some(false),
+        "game" => Some(true),
+        _ => None,
+    })
+}
+
+/// Raises what the engine would for arguments Python code hands it later:
+/// a bot's `seed`, `threads`, `mode`, `playouts` (1..2**32-1) and the `game`
+/// it acts in.
+#[pyfunction]
+#[pyo3(signature = (*, seed = LEFT_OUT, threads = LEFT_OUT, mode = LEFT_OUT, playouts = LEFT_OUT, game = LEFT_OUT))]
+pub(crate) fn _check_args(seed: Arg<'_>, threads: Arg<'_>, mode: Arg<'_>, playouts: Arg<'_>, game: Arg<'_>) -> PyResult<()> {
+    seed.or(0, |o| seed_arg(o))?;
+    threads.or(0, |o| threads_arg(o))?;
+    mode.or(Mode::Cards, |o| mode_arg(o))?;
+    playouts.or(1, |o| count_arg(o, "playouts", 1, u32::MAX.into()))?;
+    if let Some(o) = &game.0 {
+        game_ref(o, "game")?;
+    }
+    Ok(())
 }

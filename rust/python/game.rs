@@ -6,7 +6,8 @@ use crate::cards::cardset::CardSet;
 use crate::game::levels::LevelState;
 use crate::game::tribute::TributeKind;
 use crate::game::{Action, Game, LogEntry, Origin, Phase, TributeState};
-use pyo3::types::{PyDict, PyList, PyTuple};
+use crate::movegen::Mode;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 // ---------------------------------------------------------------- Game
 
@@ -50,33 +51,27 @@ impl PyGame {
     /// deal; `levels`, `declarer` and `a_fails` set the game's state before it
     /// (the first deal is then played at the declarer's level, without tribute).
     #[new]
-    #[pyo3(signature = (rules = None, seed = 0, *, hands = None, leader = None, levels = None, declarer = None, a_fails = None))]
+    #[pyo3(signature = (rules = None, seed = LEFT_OUT, *, hands = None, leader = None, levels = None, declarer = None, a_fails = None))]
+    #[pyo3(text_signature = "(rules=None, seed=0, *, hands=None, leader=None, levels=None, declarer=None, a_fails=None)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         rules: Option<&Bound<'_, PyAny>>,
-        seed: i128,
+        seed: Arg<'_>,
         hands: Option<&Bound<'_, PyAny>>,
-        leader: Option<i64>,
-        levels: Option<(Bound<'_, PyAny>, Bound<'_, PyAny>)>,
-        declarer: Option<i64>,
-        a_fails: Option<(u8, u8)>,
+        leader: Option<&Bound<'_, PyAny>>,
+        levels: Option<&Bound<'_, PyAny>>,
+        declarer: Option<&Bound<'_, PyAny>>,
+        a_fails: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let leader = leader.map(|l| seat_arg(l, "leader")).transpose()?;
-        let seed = seed_arg(seed)?;
+        let leader = opt_seat_arg(leader, "leader")?;
+        let seed = seed.or(0, |o| seed_arg(o))?;
         let rules = rules_arg(rules)?;
-        let hands = hands.map(hands_arg).transpose()?;
+        let hands = none_or(hands, None, |h| hands_arg(h).map(Some))?;
+        let levels = none_or(levels, None, |l| levels_arg(l).map(Some))?;
+        let declarer = team_arg(declarer, "declarer")?;
+        let a_fails = none_or(a_fails, None, |f| a_fails_arg(f).map(Some))?;
         let setup = if levels.is_some() || declarer.is_some() || a_fails.is_some() {
-            let lv = match levels {
-                None => [0, 0],
-                Some((a, b)) => [level_arg(&a)?, level_arg(&b)?],
-            };
-            let declarer = match declarer {
-                None => None,
-                Some(d) if d == 0 || d == 1 => Some(d as u8),
-                Some(d) => return Err(InvalidArgumentError::new_err(format!("declarer {d} is not a team 0, 1 or None"))),
-            };
-            let f = a_fails.unwrap_or((0, 0));
-            Some(LevelState { levels: lv, a_fails: [f.0, f.1], declarer })
+            Some(LevelState { levels: levels.unwrap_or([0, 0]), a_fails: a_fails.unwrap_or([0, 0]), declarer })
         } else {
             None
         };
@@ -86,21 +81,20 @@ impl PyGame {
     /// Rebuilds a seeded match from its actions (starting each next deal
     /// when one ends); a `(seat, action)` pair must name the seat to act.
     #[staticmethod]
-    #[pyo3(signature = (actions, *, seed = 0, rules = None))]
-    fn replay(actions: &Bound<'_, PyAny>, seed: i128, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let seed = seed_arg(seed)?;
+    #[pyo3(signature = (actions, *, seed = LEFT_OUT, rules = None), text_signature = "(actions, *, seed=0, rules=None)")]
+    fn replay(actions: &Bound<'_, PyAny>, seed: Arg<'_>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let seed = seed.or(0, |o| seed_arg(o))?;
         let rules = rules_arg(rules)?;
+        let expected = "an iterable of actions or (seat, action) pairs";
+        if actions.is_instance_of::<PyString>() || actions.is_instance_of::<pyo3::types::PyBytes>() {
+            return Err(bad_arg("actions", expected, actions));
+        }
+        let iter = actions.try_iter().map_err(|_| bad_arg("actions", expected, actions))?;
         let mut g = Game::new(rules, seed)?;
-        for (i, item) in actions.try_iter()?.enumerate() {
+        for (i, item) in iter.enumerate() {
             let item = item?;
             let (seat, a) = match item.cast::<PyTuple>() {
-                Ok(t) if t.len() == 2 => {
-                    let s = t.get_item(0)?;
-                    let seat = s.extract::<i64>().ok().filter(|_| !s.is_instance_of::<pyo3::types::PyBool>()).ok_or_else(|| {
-                        InvalidArgumentError::new_err(format!("action {i}: a (seat, action) pair starts with a seat 0..3, not {}", short_repr(&s)))
-                    })?;
-                    (Some(seat_arg(seat, &format!("action {i}: seat"))?), t.get_item(1)?)
-                }
+                Ok(t) if t.len() == 2 => (Some(seat_arg(&t.get_item(0)?, &format!("actions[{i}] seat"))?), t.get_item(1)?),
                 _ => (None, item),
             };
             g.continue_match().map_err(|e| IllegalMoveError::new_err(format!("action {i}: {e}")))?;
@@ -117,137 +111,161 @@ impl PyGame {
     /// Restores a position string (see `position()`); the history starts there.
     #[staticmethod]
     #[pyo3(signature = (text, rules = None))]
-    fn from_position(text: &str, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        Ok(PyGame(crate::game::position::from_position(text, rules_arg(rules)?)?))
+    fn from_position(text: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let text = text.cast::<PyString>().map_err(|_| bad_arg("text", "a position string", text))?;
+        let text = text.to_cow().map_err(|_| InvalidStateError::new_err("a position string is ASCII, not text with a lone surrogate"))?;
+        Ok(PyGame(crate::game::position::from_position(&text, rules_arg(rules)?)?))
     }
 
     /// The compact position string of the current state (no history).
-    fn position(&self) -> String {
-        crate::game::position::to_position(&self.0)
+    fn position(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let g = game_of(slf)?;
+        Ok(crate::game::position::to_position(&g.0))
     }
 
     #[getter]
-    fn rules(&self) -> PyRules {
-        PyRules(self.0.rules)
+    fn rules(slf: &Bound<'_, Self>) -> PyResult<PyRules> {
+        let g = game_of(slf)?;
+        Ok(PyRules(g.0.rules))
     }
     /// 'tribute', 'return', 'play', 'deal_over', 'game_over' or 'match_over'.
     #[getter]
-    fn phase(&self) -> &'static str {
-        self.0.phase.name()
+    fn phase(slf: &Bound<'_, Self>) -> PyResult<&'static str> {
+        let g = game_of(slf)?;
+        Ok(g.0.phase.name())
     }
     #[getter]
-    fn current_player(&self) -> Option<u8> {
-        self.0.current_player()
+    fn current_player(slf: &Bound<'_, Self>) -> PyResult<Option<u8>> {
+        let g = game_of(slf)?;
+        Ok(g.0.current_player())
     }
     /// The rank played in this deal.
     #[getter]
-    fn level(&self) -> &'static str {
-        rank_text(self.0.play.level)
+    fn level(slf: &Bound<'_, Self>) -> PyResult<&'static str> {
+        let g = game_of(slf)?;
+        Ok(rank_text(g.0.play.level))
     }
     /// Each team's level (team 0 = seats 0 and 2).
     #[getter]
-    fn levels(&self) -> (&'static str, &'static str) {
-        (rank_text(self.0.lv.levels[0]), rank_text(self.0.lv.levels[1]))
+    fn levels(slf: &Bound<'_, Self>) -> PyResult<(&'static str, &'static str)> {
+        let g = game_of(slf)?;
+        Ok((rank_text(g.0.lv.levels[0]), rank_text(g.0.lv.levels[1])))
     }
     /// Failed attempts at A of each team.
     #[getter]
-    fn a_fails(&self) -> (u8, u8) {
-        (self.0.lv.a_fails[0], self.0.lv.a_fails[1])
+    fn a_fails(slf: &Bound<'_, Self>) -> PyResult<(u8, u8)> {
+        let g = game_of(slf)?;
+        Ok((g.0.lv.a_fails[0], g.0.lv.a_fails[1]))
     }
     /// Team whose level is played in the current (or, between deals, the next) deal; None in a game's first deal.
     #[getter]
-    fn declarer(&self) -> Option<u8> {
-        self.0.lv.declarer
+    fn declarer(slf: &Bound<'_, Self>) -> PyResult<Option<u8>> {
+        let g = game_of(slf)?;
+        Ok(g.0.lv.declarer)
     }
     /// Seats out so far in this deal, in order (all four once it is over).
     #[getter]
-    fn finish_order(&self) -> Vec<u32> {
-        self.0.play.finish[..self.0.play.n_out as usize].iter().map(|&s| s as u32).collect()
+    fn finish_order(slf: &Bound<'_, Self>) -> PyResult<Vec<u32>> {
+        let g = game_of(slf)?;
+        Ok(g.0.play.finish[..g.0.play.n_out as usize].iter().map(|&s| s as u32).collect())
     }
     /// All four hands (the full view, for analysis and tests).
     #[getter]
-    fn hands(&self) -> (PyHand, PyHand, PyHand, PyHand) {
-        let h = self.0.play.hands;
-        (PyHand(h[0]), PyHand(h[1]), PyHand(h[2]), PyHand(h[3]))
+    fn hands(slf: &Bound<'_, Self>) -> PyResult<(PyHand, PyHand, PyHand, PyHand)> {
+        let g = game_of(slf)?;
+        let h = g.0.play.hands;
+        Ok((PyHand(h[0]), PyHand(h[1]), PyHand(h[2]), PyHand(h[3])))
     }
     /// The hands as dealt, before tribute.
     #[getter]
-    fn dealt(&self) -> (PyHand, PyHand, PyHand, PyHand) {
-        let h = self.0.dealt;
-        (PyHand(h[0]), PyHand(h[1]), PyHand(h[2]), PyHand(h[3]))
+    fn dealt(slf: &Bound<'_, Self>) -> PyResult<(PyHand, PyHand, PyHand, PyHand)> {
+        let g = game_of(slf)?;
+        let h = g.0.dealt;
+        Ok((PyHand(h[0]), PyHand(h[1]), PyHand(h[2]), PyHand(h[3])))
     }
     /// Hand sizes (public).
     #[getter]
-    fn hand_sizes(&self) -> (u32, u32, u32, u32) {
-        let h = self.0.play.hands;
-        (h[0].len(), h[1].len(), h[2].len(), h[3].len())
+    fn hand_sizes(slf: &Bound<'_, Self>) -> PyResult<(u32, u32, u32, u32)> {
+        let g = game_of(slf)?;
+        let h = g.0.play.hands;
+        Ok((h[0].len(), h[1].len(), h[2].len(), h[3].len()))
     }
     /// (seat, action) of every decision of this deal.
     #[getter]
-    fn history<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        history_list(py, &self.0.history, self.0.play.level)
+    fn history<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let g = game_of(slf)?;
+        history_list(py, &g.0.history, g.0.play.level)
     }
     /// Every action of the match in order (what `Game.replay` takes).
     #[getter]
-    fn actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let out: Vec<Action> = self.0.log.iter().filter_map(|e| if let LogEntry::Act(a) = e { Some(*a) } else { None }).collect();
+    fn actions<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let g = game_of(slf)?;
+        let out: Vec<Action> = g.0.log.iter().filter_map(|e| if let LogEntry::Act(a) = e { Some(*a) } else { None }).collect();
         // Each play carries its own level for the Combo.
         let mut levels = Vec::new();
-        for r in &self.0.records {
+        for r in &g.0.records {
             levels.extend(std::iter::repeat_n(r.level, r.actions.len()));
         }
-        if matches!(self.0.phase, Phase::Tribute | Phase::Return | Phase::Play) {
-            levels.extend(std::iter::repeat_n(self.0.play.level, self.0.history.len()));
+        if matches!(g.0.phase, Phase::Tribute | Phase::Return | Phase::Play) {
+            levels.extend(std::iter::repeat_n(g.0.play.level, g.0.history.len()));
         }
         let items: Vec<Bound<'py, PyAny>> = out
             .iter()
-            .zip(levels.iter().chain(std::iter::repeat(&self.0.play.level)))
+            .zip(levels.iter().chain(std::iter::repeat(&g.0.play.level)))
             .map(|(&a, &l)| action_to_py(py, a, l))
             .collect::<PyResult<_>>()?;
         PyList::new(py, items)
     }
     /// The play to beat (None when the current player leads).
     #[getter]
-    fn top(&self) -> Option<PyCombo> {
-        self.0.play.top.map(|mv| PyCombo { mv, level: self.0.play.level })
+    fn top(slf: &Bound<'_, Self>) -> PyResult<Option<PyCombo>> {
+        let g = game_of(slf)?;
+        Ok(g.0.play.top.map(|mv| PyCombo { mv, level: g.0.play.level }))
     }
     /// The seat that made the play to beat.
     #[getter]
-    fn top_seat(&self) -> Option<u8> {
-        self.0.play.top.map(|_| self.0.play.top_seat)
+    fn top_seat(slf: &Bound<'_, Self>) -> PyResult<Option<u8>> {
+        let g = game_of(slf)?;
+        Ok(g.0.play.top.map(|_| g.0.play.top_seat))
     }
     /// The first leader of this deal.
     #[getter]
-    fn leader(&self) -> u8 {
-        self.0.leader
+    fn leader(slf: &Bound<'_, Self>) -> PyResult<u8> {
+        let g = game_of(slf)?;
+        Ok(g.0.leader)
     }
     #[getter]
-    fn games_won(&self) -> (u8, u8) {
-        (self.0.games_won[0], self.0.games_won[1])
+    fn games_won(slf: &Bound<'_, Self>) -> PyResult<(u8, u8)> {
+        let g = game_of(slf)?;
+        Ok((g.0.games_won[0], g.0.games_won[1]))
     }
     #[getter]
-    fn game_number(&self) -> u32 {
-        self.0.game_number
+    fn game_number(slf: &Bound<'_, Self>) -> PyResult<u32> {
+        let g = game_of(slf)?;
+        Ok(g.0.game_number)
     }
     #[getter]
-    fn deal_number(&self) -> u32 {
-        self.0.deal_number
+    fn deal_number(slf: &Bound<'_, Self>) -> PyResult<u32> {
+        let g = game_of(slf)?;
+        Ok(g.0.deal_number)
     }
     /// The tribute of this deal (kind, tributes, returns, leader), or None.
     #[getter]
-    fn tribute<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        tribute_dict(py, self.0.tribute.as_ref())
+    fn tribute<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let g = game_of(slf)?;
+        tribute_dict(py, g.0.tribute.as_ref())
     }
     /// The result of the last finished deal (as `settle_deal`), or None.
     #[getter]
-    fn last_result<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        self.0.last_settlement().map(|s| settlement_dict(py, s)).transpose()
+    fn last_result<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let g = game_of(slf)?;
+        g.0.last_settlement().map(|s| settlement_dict(py, s)).transpose()
     }
     /// One dict per finished deal of the match.
     #[getter]
-    fn deals<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        self.0
-            .records
+    fn deals<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let g = game_of(slf)?;
+        g.0.records
             .iter()
             .map(|r| {
                 let d = settlement_dict(py, &r.settlement)?;
@@ -262,68 +280,79 @@ impl PyGame {
     }
     /// Winner team of each finished game.
     #[getter]
-    fn game_winners(&self) -> Vec<u32> {
-        self.0.game_winners.iter().map(|&s| s as u32).collect()
+    fn game_winners(slf: &Bound<'_, Self>) -> PyResult<Vec<u32>> {
+        let g = game_of(slf)?;
+        Ok(g.0.game_winners.iter().map(|&s| s as u32).collect())
     }
     /// Whether the match is over.
     #[getter]
-    fn is_over(&self) -> bool {
-        self.0.phase == Phase::MatchOver
+    fn is_over(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        let g = game_of(slf)?;
+        Ok(g.0.phase == Phase::MatchOver)
     }
 
     /// The current player's legal actions: Combos, PASS when legal, Tribute / Return cards.
-    #[pyo3(signature = (mode = "cards"))]
-    fn legal_actions<'py>(&self, py: Python<'py>, mode: &str) -> PyResult<Bound<'py, PyList>> {
-        let acts = self.0.legal_actions(mode_arg(mode)?);
-        let items: Vec<Bound<'py, PyAny>> = acts.into_iter().map(|a| action_to_py(py, a, self.0.play.level)).collect::<PyResult<_>>()?;
+    #[pyo3(signature = (mode = LEFT_OUT), text_signature = "(self, mode='cards')")]
+    fn legal_actions<'py>(slf: &Bound<'py, Self>, py: Python<'py>, mode: Arg<'py>) -> PyResult<Bound<'py, PyList>> {
+        let mode = mode_or(&mode, Mode::Cards)?;
+        let g = game_of(slf)?;
+        let acts = g.0.legal_actions(mode);
+        let items: Vec<Bound<'py, PyAny>> = acts.into_iter().map(|a| action_to_py(py, a, g.0.play.level)).collect::<PyResult<_>>()?;
         PyList::new(py, items)
     }
 
     /// The current player's legal plays as numpy arrays (as `legal_moves_array`), plus whether passing is legal.
-    #[pyo3(signature = (mode = "cards"))]
-    fn legal_actions_array<'py>(&self, py: Python<'py>, mode: &str) -> PyResult<Bound<'py, PyDict>> {
+    #[pyo3(signature = (mode = LEFT_OUT), text_signature = "(self, mode='cards')")]
+    fn legal_actions_array<'py>(slf: &Bound<'py, Self>, py: Python<'py>, mode: Arg<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let mode = mode_or(&mode, Mode::Cards)?;
+        let g = game_of(slf)?;
         let mut buf = Vec::new();
-        if self.0.phase == Phase::Play {
-            self.0.play.moves(mode_arg(mode)?, &mut buf);
+        if g.0.phase == Phase::Play {
+            g.0.play.moves(mode, &mut buf);
         }
         let d = super::cards::moves_to_dict(py, &buf)?;
-        d.set_item("can_pass", self.0.phase == Phase::Play && self.0.play.can_pass())?;
+        d.set_item("can_pass", g.0.phase == Phase::Play && g.0.play.can_pass())?;
         Ok(d)
     }
 
     /// Applies the current player's action; an illegal one raises and changes nothing.
-    fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        let a = action_arg(action, &self.0)?;
-        Ok(self.0.apply(a)?)
+    fn apply(slf: &Bound<'_, Self>, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mut g = game_mut(slf)?;
+        let a = action_arg(action, &g.0)?;
+        Ok(g.0.apply(a)?)
     }
 
     /// Starts the next deal (or game) after 'deal_over' / 'game_over'.
     #[pyo3(signature = (hands = None, leader = None))]
-    fn next_deal(&mut self, hands: Option<&Bound<'_, PyAny>>, leader: Option<i64>) -> PyResult<()> {
-        let leader = leader.map(|l| seat_arg(l, "leader")).transpose()?;
-        let hands = hands.map(hands_arg).transpose()?;
-        Ok(self.0.next_deal(hands, leader)?)
+    fn next_deal(slf: &Bound<'_, Self>, hands: Option<&Bound<'_, PyAny>>, leader: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let leader = opt_seat_arg(leader, "leader")?;
+        let hands = none_or(hands, None, |h| hands_arg(h).map(Some))?;
+        Ok(game_mut(slf)?.0.next_deal(hands, leader)?)
     }
 
     /// What `seat` may know (§8).
-    fn observation(&self, seat: i64) -> PyResult<PyObservation> {
+    fn observation(slf: &Bound<'_, Self>, seat: &Bound<'_, PyAny>) -> PyResult<PyObservation> {
         let seat = seat_arg(seat, "seat")?;
-        Ok(PyObservation(self.0.observation(seat)))
+        let g = game_of(slf)?;
+        Ok(PyObservation(g.0.observation(seat)))
     }
 
     /// An independent copy (cheap).
-    fn clone(&self) -> Self {
-        self.clone_inner()
+    fn clone(slf: &Bound<'_, Self>) -> PyResult<Self> {
+        let g = game_of(slf)?;
+        Ok(g.clone_inner())
     }
-    fn __copy__(&self) -> Self {
-        self.clone_inner()
+    fn __copy__(slf: &Bound<'_, Self>) -> PyResult<Self> {
+        let g = game_of(slf)?;
+        Ok(g.clone_inner())
     }
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
-        self.clone_inner()
+    fn __deepcopy__(slf: &Bound<'_, Self>, _memo: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let g = game_of(slf)?;
+        Ok(g.clone_inner())
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
-        let g = &slf.borrow().0;
+        let g = &game_of(slf)?.0;
         let origin = match &g.origin {
             Origin::Seed { seed, hands, leader, levels } => {
                 let h = hands.map(|h| h.map(|x| x.to_string()));
@@ -346,12 +375,14 @@ impl PyGame {
         Ok((f, PyTuple::new(py, [rules.into_any(), origin, PyList::new(py, log)?.into_any()])?))
     }
 
-    fn __repr__(&self) -> String {
-        format!("Game.from_position('{}')", crate::game::position::to_position(&self.0))
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let g = game_of(slf)?;
+        Ok(format!("Game.from_position('{}')", crate::game::position::to_position(&g.0)))
     }
 
-    fn __str__(&self) -> String {
-        self.0.to_string()
+    fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let g = game_of(slf)?;
+        Ok(g.0.to_string())
     }
 }
 

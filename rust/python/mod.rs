@@ -95,6 +95,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(deal, m)?)?;
     m.add_function(wrap_pyfunction!(_rank_order, m)?)?;
     m.add_function(wrap_pyfunction!(_check_policy, m)?)?;
+    m.add_function(wrap_pyfunction!(_check_args, m)?)?;
     m.add("_RANKS", PyTuple::new(py, (0..15u8).map(card::rank_text))?)?;
     m.add_class::<PyRules>()?;
     m.add_class::<PyPass>()?;

@@ -12,40 +12,23 @@ use crate::search::simulate as sim;
 use numpy::ndarray::{Array2, Array3};
 use numpy::IntoPyArray;
 use pyo3::exceptions::PyKeyboardInterrupt;
-use pyo3::types::{PyBool, PyDict, PyList};
+use pyo3::types::{PyDict, PyList};
 
 // ---------------------------------------------------------------- arguments
 
-/// An int in `lo..=hi` from any Python int (or object with `__index__`).
-fn int_in(obj: &Bound<'_, PyAny>, name: &str, lo: i128, hi: i128, what: &str) -> PyResult<i128> {
-    let bad = |got: String| InvalidArgumentError::new_err(format!("{name} must be {what}, not {got}"));
-    if obj.is_instance_of::<PyBool>() {
-        return Err(bad(format!("{}", obj.is_truthy()?)));
-    }
-    match obj.extract::<i128>() {
-        Ok(v) if (lo..=hi).contains(&v) => Ok(v),
-        Ok(v) => Err(bad(v.to_string())),
-        Err(_) if obj.hasattr("__index__")? => {
-            let text = obj.str()?.to_cow()?.into_owned();
-            Err(bad(if text.len() > 40 { format!("an int of {} digits", text.trim_start_matches('-').len()) } else { text }))
-        }
-        Err(_) => Err(bad(format!("a {}", obj.get_type().name()?))),
-    }
+/// A seed, 0 when left out or None.
+fn seed_or(obj: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+    none_or(obj, 0, |o| seed_arg(o))
 }
 
-/// A count `min..=max` (`default` when not given).
-fn count_of(obj: Option<&Bound<'_, PyAny>>, name: &str, min: u64, max: u64, default: u64) -> PyResult<u64> {
-    obj.map_or(Ok(default), |o| Ok(int_in(o, name, min as i128, max as i128, &format!("an int {min}..{max}"))? as u64))
+/// A `threads` argument, 0 (one part per core) when left out or None.
+fn threads_or(obj: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    none_or(obj, 0, |o| threads_arg(o))
 }
 
-/// A seed (0 when not given): any int from -2**63 to 2**64 - 1 (negative seeds wrap to 64 bits).
-fn seed_of(obj: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
-    obj.map_or(Ok(0), |o| Ok(int_in(o, "seed", i64::MIN as i128, u64::MAX as i128, "an int from -2**63 to 2**64 - 1")? as u64))
-}
-
-/// A `threads` argument (0 when not given): 0 (one part per core) or 1..=256 parts.
-fn threads_of(obj: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
-    obj.map_or(Ok(0), |o| Ok(int_in(o, "threads", 0, 256, "0 (all cores) or 1..256")? as usize))
+/// The policy of each seat, random when left out or None.
+fn policies_or(obj: Option<&Bound<'_, PyAny>>) -> PyResult<[Policy; 4]> {
+    none_or(obj, [Policy::Random; 4], seat_policies_arg)
 }
 
 /// Runs `work` on the shared pool without the GIL, checking for signals
@@ -90,7 +73,7 @@ fn column<T>(n: u64, width: u64) -> PyResult<Vec<T>> {
 /// the stream seeded by `seed`, so chunks of a long run give the same
 /// result as the whole run.
 #[pyfunction]
-#[pyo3(signature = (n, *, seed = None, start = None, threads = None, rules = None, unit = "deal", policy = None, mode = "pattern"), text_signature = "(n, *, seed=0, start=0, threads=0, rules=None, unit='deal', policy=None, mode='pattern')")]
+#[pyo3(signature = (n, *, seed = None, start = None, threads = None, rules = None, unit = LEFT_OUT, policy = None, mode = LEFT_OUT), text_signature = "(n, *, seed=0, start=0, threads=0, rules=None, unit='deal', policy=None, mode='pattern')")]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn simulate<'py>(
     py: Python<'py>,
@@ -99,80 +82,54 @@ pub(crate) fn simulate<'py>(
     start: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
     rules: Option<&Bound<'py, PyAny>>,
-    unit: &str,
+    unit: Arg<'py>,
     policy: Option<&Bound<'py, PyAny>>,
-    mode: &str,
+    mode: Arg<'py>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let n = count_of(Some(n), "n", 0, sim::MAX_ITEMS, 0)?;
-    let seed = seed_of(seed)?;
-    let start = count_of(start, "start", 0, u64::MAX, 0)?;
-    let threads = threads_of(threads)?;
+    let n = count_arg(n, "n", 0, sim::MAX_ITEMS)?;
+    let seed = seed_or(seed)?;
+    let start = none_or(start, 0, |o| count_arg(o, "start", 0, u64::MAX))?;
+    let threads = threads_or(threads)?;
     let rules = rules_arg(rules)?;
-    let mode = mode_arg(mode)?;
-    let policies = match policy {
-        None => [Policy::Random; 4],
-        Some(p) => policies_arg(p)?,
-    };
+    let games = unit.or(false, |o| unit_arg(o))?;
+    let mode = mode_or(&mode, Mode::Pattern)?;
+    let policies = policies_or(policy)?;
     let d = PyDict::new(py);
     let shape = |n: u64, w: usize| (n as usize, w);
-    match unit {
-        "deal" => {
-            let (mut finish, mut winner, mut gain, mut actions): (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u32>) =
-                (column(n, 4)?, column(n, 1)?, column(n, 1)?, column(n, 1)?);
-            let res = interruptible(py, |stop| sim::simulate_deals_from(n, seed, start, threads, &rules, &policies, mode, stop))?;
-            for r in &res {
-                finish.extend_from_slice(&r.finish);
-                winner.push(r.winner);
-                gain.push(r.gain);
-                actions.push(r.actions);
-            }
-            drop(res);
-            let finish = Array2::from_shape_vec(shape(n, 4), finish).map_err(|e| PyValueError::new_err(e.to_string()))?;
-            d.set_item("finish", finish.into_pyarray(py))?;
-            d.set_item("winner", winner.into_pyarray(py))?;
-            d.set_item("gain", gain.into_pyarray(py))?;
-            d.set_item("actions", actions.into_pyarray(py))?;
+    if !games {
+        let (mut finish, mut winner, mut gain, mut actions): (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u32>) =
+            (column(n, 4)?, column(n, 1)?, column(n, 1)?, column(n, 1)?);
+        let res = interruptible(py, |stop| sim::simulate_deals_from(n, seed, start, threads, &rules, &policies, mode, stop))?;
+        for r in &res {
+            finish.extend_from_slice(&r.finish);
+            winner.push(r.winner);
+            gain.push(r.gain);
+            actions.push(r.actions);
         }
-        "game" => {
-            let (mut winner, mut deals, mut actions, mut levels): (Vec<u8>, Vec<u32>, Vec<u32>, Vec<u8>) =
-                (column(n, 1)?, column(n, 1)?, column(n, 1)?, column(n, 2)?);
-            let res = interruptible(py, |stop| sim::simulate_games_from(n, seed, start, threads, &rules, &policies, mode, stop))?;
-            for r in &res {
-                winner.push(r.winner);
-                deals.push(r.deals);
-                actions.push(r.actions);
-                levels.extend_from_slice(&r.levels);
-            }
-            drop(res);
-            let levels = Array2::from_shape_vec(shape(n, 2), levels).map_err(|e| PyValueError::new_err(e.to_string()))?;
-            d.set_item("winner", winner.into_pyarray(py))?;
-            d.set_item("deals", deals.into_pyarray(py))?;
-            d.set_item("actions", actions.into_pyarray(py))?;
-            d.set_item("levels", levels.into_pyarray(py))?;
+        drop(res);
+        let finish = Array2::from_shape_vec(shape(n, 4), finish).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        d.set_item("finish", finish.into_pyarray(py))?;
+        d.set_item("winner", winner.into_pyarray(py))?;
+        d.set_item("gain", gain.into_pyarray(py))?;
+        d.set_item("actions", actions.into_pyarray(py))?;
+    } else {
+        let (mut winner, mut deals, mut actions, mut levels): (Vec<u8>, Vec<u32>, Vec<u32>, Vec<u8>) =
+            (column(n, 1)?, column(n, 1)?, column(n, 1)?, column(n, 2)?);
+        let res = interruptible(py, |stop| sim::simulate_games_from(n, seed, start, threads, &rules, &policies, mode, stop))?;
+        for r in &res {
+            winner.push(r.winner);
+            deals.push(r.deals);
+            actions.push(r.actions);
+            levels.extend_from_slice(&r.levels);
         }
-        u => return Err(InvalidArgumentError::new_err(format!("unit must be 'deal' or 'game', not {u:?}"))),
+        drop(res);
+        let levels = Array2::from_shape_vec(shape(n, 2), levels).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        d.set_item("winner", winner.into_pyarray(py))?;
+        d.set_item("deals", deals.into_pyarray(py))?;
+        d.set_item("actions", actions.into_pyarray(py))?;
+        d.set_item("levels", levels.into_pyarray(py))?;
     }
     Ok(d)
-}
-
-/// One policy name for all seats, or four names (one per seat).
-pub(crate) fn policies_arg(obj: &Bound<'_, PyAny>) -> PyResult<[Policy; 4]> {
-    if let Ok(s) = obj.extract::<String>() {
-        return Ok([policy_of(&s)?; 4]);
-    }
-    let v: Vec<String> = obj.extract().map_err(|_| InvalidArgumentError::new_err("policy must be a name or a list of 4 names"))?;
-    if v.len() != 4 {
-        return Err(InvalidArgumentError::new_err("policy lists need one name per seat (4)"));
-    }
-    Ok([policy_of(&v[0])?, policy_of(&v[1])?, policy_of(&v[2])?, policy_of(&v[3])?])
-}
-
-fn policy_of(s: &str) -> PyResult<Policy> {
-    Policy::from_name(s).ok_or_else(|| {
-        let shown: String = s.chars().take(40).collect();
-        let more = if shown.len() < s.len() { "..." } else { "" };
-        InvalidArgumentError::new_err(format!("unknown policy {shown:?}{more} (known: random, greedy, mc, mc:N, mc-random:N)"))
-    })
 }
 
 // ---------------------------------------------------------------- evaluate
@@ -180,7 +137,7 @@ fn policy_of(s: &str) -> PyResult<Policy> {
 /// Monte Carlo estimates for every legal action of the seat to move: hidden
 /// hands sampled from that seat's knowledge, playouts to the end of the deal.
 #[pyfunction]
-#[pyo3(signature = (state, *, playouts = None, seed = None, threads = None, policy = None, mode = "pattern"), text_signature = "(state, *, playouts=200, seed=0, threads=0, policy=None, mode='pattern')")]
+#[pyo3(signature = (state, *, playouts = None, seed = None, threads = None, policy = None, mode = LEFT_OUT), text_signature = "(state, *, playouts=200, seed=0, threads=0, policy=None, mode='pattern')")]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn evaluate<'py>(
     py: Python<'py>,
@@ -189,23 +146,22 @@ pub(crate) fn evaluate<'py>(
     seed: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
     policy: Option<&Bound<'py, PyAny>>,
-    mode: &str,
+    mode: Arg<'py>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let playouts = count_of(playouts, "playouts", 1, u64::MAX, 200)?;
-    let seed = seed_of(seed)?;
-    let parts = parallel::parts(threads_of(threads)?);
-    let o: std::borrow::Cow<'_, Observation> = if let Ok(g) = state.extract::<PyRef<'_, PyGame>>() {
-        std::borrow::Cow::Owned(g.0.observation(g.0.play.current))
+    let playouts = none_or(playouts, 200, |o| count_arg(o, "playouts", 1, u64::MAX))?;
+    let seed = seed_or(seed)?;
+    let parts = parallel::parts(threads_or(threads)?);
+    let game;
+    let o: std::borrow::Cow<'_, Observation> = if let Ok(g) = state.cast::<PyGame>() {
+        game = game_of(g)?;
+        std::borrow::Cow::Owned(game.0.observation(game.0.play.current))
     } else if let Ok(o) = state.cast::<PyObservation>() {
         std::borrow::Cow::Borrowed(&o.get().0)
     } else {
-        return Err(InvalidArgumentError::new_err("state must be a Game or an Observation"));
+        return Err(bad_arg("state", "a Game or an Observation", state));
     };
-    let mode = mode_arg(mode)?;
-    let policies = match policy {
-        None => [Policy::Random; 4],
-        Some(p) => policies_arg(p)?,
-    };
+    let mode = mode_or(&mode, Mode::Pattern)?;
+    let policies = policies_or(policy)?;
     let e = interruptible(py, |stop| montecarlo::evaluate_observation(&o, playouts, &policies, mode, seed, parts, stop))?;
     let level = o.level;
     let items: Vec<Bound<'py, PyAny>> = e.actions.iter().map(|&a| action_to_py(py, a, level)).collect::<PyResult<_>>()?;
@@ -225,13 +181,14 @@ pub(crate) fn evaluate<'py>(
 #[pyo3(signature = (observation, n = None, *, seed = None), text_signature = "(observation, n=1, *, seed=0)")]
 pub(crate) fn sample_hands<'py>(
     py: Python<'py>,
-    observation: PyRef<'py, PyObservation>,
+    observation: &Bound<'py, PyAny>,
     n: Option<&Bound<'py, PyAny>>,
     seed: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, numpy::PyArray3<u8>>> {
-    let n = count_of(n, "n", 0, sim::MAX_ITEMS, 1)?;
-    let seed = seed_of(seed)?;
-    let c = crate::search::sample::Constraints::of_observation(&observation.0);
+    let observation = observation.cast::<PyObservation>().map_err(|_| bad_arg("observation", "an Observation", observation))?;
+    let n = none_or(n, 1, |o| count_arg(o, "n", 0, sim::MAX_ITEMS))?;
+    let seed = seed_or(seed)?;
+    let c = crate::search::sample::Constraints::of_observation(&observation.get().0);
     let sampler = crate::search::sample::Sampler::new(&c)?;
     let mut out = column::<u8>(n, 4 * 54)?;
     out.resize((n * 4 * 54) as usize, 0);
@@ -247,19 +204,20 @@ pub(crate) fn sample_hands<'py>(
 /// `game` for the seat to move, as a native playout would with a generator
 /// seeded by `seed`; a Monte Carlo decision is split into `threads` parts.
 #[pyfunction]
-#[pyo3(signature = (game, policy = "greedy", *, seed = None, mode = "pattern", threads = None), text_signature = "(game, policy='greedy', *, seed=0, mode='pattern', threads=0)")]
+#[pyo3(signature = (game, policy = LEFT_OUT, *, seed = None, mode = LEFT_OUT, threads = None), text_signature = "(game, policy='greedy', *, seed=0, mode='pattern', threads=0)")]
 pub(crate) fn policy_action<'py>(
     py: Python<'py>,
-    game: PyRef<'py, PyGame>,
-    policy: &str,
+    game: &Bound<'py, PyAny>,
+    policy: Arg<'py>,
     seed: Option<&Bound<'py, PyAny>>,
-    mode: &str,
+    mode: Arg<'py>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let seed = seed_of(seed)?;
-    let parts = parallel::parts(threads_of(threads)?);
-    let p = policy_of(policy)?;
-    let mode = mode_arg(mode)?;
+    let game = game_ref(game, "game")?;
+    let seed = seed_or(seed)?;
+    let parts = parallel::parts(threads_or(threads)?);
+    let p = policy.or(Policy::Greedy, |o| policy_arg(o, "policy"))?;
+    let mode = mode_or(&mode, Mode::Pattern)?;
     let g = &game.0;
     let action = interruptible(py, |stop| p.game_action(g, mode, &mut crate::rng::Rng::new(seed), parts, stop))?;
     action_to_py(py, action, g.play.level)
