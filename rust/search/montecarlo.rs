@@ -219,12 +219,6 @@ pub fn evaluate_game(
     parts: usize,
     stop: &Stop,
 ) -> Result<Evaluation> {
-    if g.phase != Phase::Play {
-        return Err(Error::IllegalMove(format!("evaluate needs the play phase, not {}", g.phase.name())));
-    }
-    if observer != g.play.current {
-        return Err(Error::IllegalMove(format!("the observation is seat {observer}'s but seat {} is to move", g.play.current)));
-    }
     evaluate_observation(&g.observation(observer), playouts, rollout, mode, seed, parts, stop)
 }
 
