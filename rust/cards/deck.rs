@@ -26,6 +26,12 @@ pub fn deal(rng: &mut Rng) -> [CardSet; 4] {
     hands
 }
 
+/// The leader of a game's first deal: the holder of a card turned up from
+/// the shuffled pack (the draw after `deal`'s).
+pub fn first_leader(rng: &mut Rng) -> u8 {
+    (rng.below(108) / 27) as u8
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

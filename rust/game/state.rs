@@ -79,7 +79,7 @@ impl Game {
         }
         let mut rng = Rng::new(seed);
         let first = hands.unwrap_or_else(|| deck::deal(&mut rng));
-        let l = leader.unwrap_or_else(|| first_leader(&mut rng));
+        let l = leader.unwrap_or_else(|| deck::first_leader(&mut rng));
         let setup = Setup {
             phase: Phase::Play,
             levels: lv,
@@ -202,7 +202,7 @@ impl Game {
                 // First deal of a game: the holder of a turned-up card leads.
                 let l = match leader {
                     Some(l) => l,
-                    None => first_leader(&mut self.rng),
+                    None => deck::first_leader(&mut self.rng),
                 };
                 self.begin_play(l);
             }
@@ -588,11 +588,6 @@ impl Game {
         }
         Ok(g)
     }
-}
-
-/// The leader of a game's first deal: the holder of a card turned up from the shuffle.
-fn first_leader(rng: &mut Rng) -> u8 {
-    (rng.below(108) / 27) as u8
 }
 
 fn action_kind(a: &Action) -> &'static str {

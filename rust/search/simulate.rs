@@ -51,7 +51,7 @@ pub fn simulate_deal(ctx: &Context, policies: &[Policy; 4], mode: Mode, seed: u6
     // The draws of `Game::new`: the shuffle, then the turned-up card.
     let mut rng = Rng::new(seed);
     let hands = deck::deal(&mut rng);
-    let leader = (rng.below(108) / 27) as u8;
+    let leader = deck::first_leader(&mut rng);
     let mut st = PlayState::new(hands, ctx.levels.level(), leader, ctx.rules.combo_rules());
     let mut c = *ctx;
     let actions = playout(&mut st, &mut c, policies, mode, &mut rng, buf, stop)?;
@@ -68,7 +68,6 @@ pub fn simulate_deal(ctx: &Context, policies: &[Policy; 4], mode: Mode, seed: u6
 pub fn simulate_game(rules: &Rules, policies: &[Policy; 4], mode: Mode, seed: u64, buf: &mut Vec<Move>, stop: &Stop) -> Result<GameOutcome> {
     let mut rng = Rng::new(derive_seed(seed, u64::MAX));
     let mut g = Game::new(Rules { best_of: 1, ..*rules }, seed)?;
-    let mut acts = Vec::new();
     let mut actions = 0u32;
     loop {
         if stop.is_set() {
@@ -83,10 +82,7 @@ pub fn simulate_game(rules: &Rules, policies: &[Policy; 4], mode: Mode, seed: u6
                 g.finish_play_externally();
             }
             Phase::Tribute | Phase::Return => {
-                g.legal_actions_into(mode, buf, &mut acts);
-                let p = policies[g.play.current as usize];
-                let a =
-                    p.tribute_choice(&acts, g.play.level, &mut rng).ok_or_else(|| Error::InvalidState("no tribute or return card to give".into()))?;
+                let a = policies[g.play.current as usize].game_action(&g, mode, &mut rng, 1, stop)?;
                 g.apply(a)?;
             }
         }
