@@ -212,7 +212,7 @@ def _named(x: Any, names: list[str]) -> Any:
     if isinstance(x, list):
         return [_named(v, names) for v in x]
     if isinstance(x, dict):
-        out = {}
+        out: dict[str, Any] = {}
         for k, v in x.items():
             if k in ("a", "b", "winner"):
                 out[k] = None if v is None else names[v]

@@ -101,7 +101,10 @@ class Runner:
                 played[key] = x if r.winner == 0 else y
             return played[key]
 
-        return sorted(group, key=functools.cmp_to_key(lambda a, b: -1 if winner(a, b) == a else 1))
+        def first(a: int, b: int) -> int:
+            return -1 if winner(a, b) == a else 1
+
+        return sorted(group, key=functools.cmp_to_key(first))
 
     def stats(self) -> list[dict[str, int]]:
         """Each entrant's matches and games so far."""
@@ -142,12 +145,13 @@ def knockout(rt: Runner, third_place: bool = False) -> dict[str, Any]:
         by_tie = {i: res for (i, _, _), res in zip(live, results)}
         ties: list[dict[str, Any]] = []
         nxt: list[Optional[int]] = []
-        losers = []
+        losers: list[int] = []
         for i, (a, b) in enumerate(pairs):
             tie: dict[str, Any] = {"a": a, "b": b}
             if i in by_tie:
                 res = by_tie[i]
                 w, lo = (a, b) if res.winner == 0 else (b, a)
+                assert lo is not None
                 losers.append(lo)
                 tie.update(winner=w, games=list(res.games_won), ending=res.ending, deals=res.deals)
             else:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal, Sequence, TypeVar, Union
+from typing import Any, Callable, Literal, Mapping, Sequence, TypeVar, Union
 
 from guandan_fast._core import Game, InvalidArgumentError, Rules, _check_policy, _rebuild_game, play_bot_match, simulate_matches
 from guandan_fast.bots import Bot
@@ -120,7 +120,7 @@ def game_from_record(record: dict[str, Any]) -> Game:
     return _rebuild_game(Rules(**rules), tuple(record["origin"]), [tuple(e) for e in record["log"]])
 
 
-def _result(spec: MatchSpec, d: dict[str, Any]) -> MatchResult:
+def _result(spec: MatchSpec, d: Mapping[str, Any]) -> MatchResult:
     return MatchResult(
         spec=spec,
         winner=d["winner"],
