@@ -344,8 +344,9 @@ class Server:
             await self._send(seat, m.beginning(cards_code(game.dealt[seat]), seat))
         t = game.tribute
         if t is not None and t["kind"] == "resisted":
-            rj = [s for s in t["givers"] if any(c.rank == "RJ" for c in game.dealt[s])]
-            await self._notify(m.anti_tribute(sorted(set(rj))))
+            f = game.deals[-1]["finish_order"]
+            losers = f[2:] if f[0] % 2 == f[1] % 2 else f[3:]
+            await self._notify(m.anti_tribute([s for s in losers if any(c.rank == "RJ" for c in game.dealt[s])]))
         while game.phase == "tribute":
             await self._decide(game, "tribute", deal)
         if t is not None and t["kind"] in ("single", "double"):
