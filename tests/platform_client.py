@@ -125,8 +125,8 @@ def check(msg: object) -> tuple[str, str]:
     return key  # type: ignore[return-value]
 
 
-#: replies(msg, k) -> the texts to send for act number k (the last one should be valid).
-Replies = Callable[[dict[str, Any], int], list[str]]
+#: replies(msg, k) -> the frames to send for act number k (text or binary; the last one should be valid).
+Replies = Callable[[dict[str, Any], int], list[Any]]
 
 
 class ProtocolClient:

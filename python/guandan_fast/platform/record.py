@@ -37,7 +37,7 @@ def read_record(path: str | Path) -> list[dict[str, Any]]:
 
 def _actions(line: dict[str, Any], rules: Rules) -> Iterable[tuple[int, Any]]:
     for deal in line["deals"]:
-        for seat, code in deal["actions"]:
+        for seat, code, *_ in deal["actions"]:
             yield seat, action_from_code(code, deal["level"], rules)
 
 

@@ -69,6 +69,7 @@ class _Seat:
     conn: Any
     queue: "asyncio.Queue[Any]" = field(default_factory=asyncio.Queue)
     closed: Optional[str] = None
+    seated: bool = False
 
 
 @dataclass
@@ -164,7 +165,7 @@ class Server:
             s.closed = s.closed or f"disconnected (close code {code})"
             s.queue.put_nowait(_CLOSED)
             self._left.set()
-            if not self._playing and self.seats.get(seat) is s:
+            if not self._playing and not s.seated and self.seats.get(seat) is s:
                 del self.seats[seat]
                 self._full.clear()
                 self.log(f"seat {seat}: {name} left before the match")
@@ -183,6 +184,8 @@ class Server:
             while self.tables == 0 or table < self.tables:
                 await self._full.wait()
                 self._playing = True
+                for s in self.seats.values():
+                    s.seated = True
                 try:
                     self.results.append(await self._match(table))
                 finally:
