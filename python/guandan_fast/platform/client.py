@@ -81,7 +81,8 @@ class Client:
     # ------------------------------------------------------------ the view of the game
 
     def _new_game(self) -> None:
-        self.levels: tuple[str, str] = ("2", "2")
+        start = "A" if self.rules.sudden_death else "2"
+        self.levels: tuple[str, str] = (start, start)
         self.a_fails: tuple[int, int] = (0, 0)
         self.declarer: Optional[int] = None
         self.prev_finish: Optional[list[int]] = None
@@ -162,6 +163,14 @@ class Client:
         return None
 
     def _act(self, msg: dict[str, Any]) -> str:
+        assert self.seat is not None
+        team = self.seat % 2
+        ranks = (self.levels[team], self.levels[1 - team], self.level)
+        if (msg["selfRank"], msg["oppoRank"], msg["curRank"]) != ranks:
+            raise ProtocolError(
+                f"the server's levels (self {msg['selfRank']}, other {msg['oppoRank']}, played {msg['curRank']}) are not "
+                f"what its deals give under these rules ({', '.join(ranks)}): give the Client the server's rules"
+            )
         if Hand([card_from_code(c) for c in msg["handCards"]]) != self.hand:
             raise ProtocolError(f"the hand of the act message is not the hand the messages so far leave seat {self.seat}")
         obs = self.observation(msg)
