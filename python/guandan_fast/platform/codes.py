@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Union
 
-from guandan_fast._core import PASS, Card, Combo, GuandanError, Pass, Return, Rules, Tribute
+from guandan_fast._core import PASS, Card, Combo, GuandanError, Hand, Pass, Return, Rules, Tribute
 
 __all__ = ["Action", "ProtocolError", "action_code", "action_from_code", "card_code", "card_from_code", "cards_code"]
 
@@ -60,8 +60,14 @@ def card_from_code(code: object) -> Card:
     raise ProtocolError(f"not a card code: {str(code)[:40]!r} (suit S H C D then rank A 2..9 T J Q K, or SB / HR)")
 
 
+#: Engine card text -> platform code, for every card.
+_CODE_OF_TEXT = {str(c): card_code(c) for c in (Card.from_index(i) for i in range(54))}
+
+
 def cards_code(cards: Any) -> list[str]:
     """The codes of `cards` (a Hand, a Combo's cards or any iterable of Cards), in the engine's order."""
+    if isinstance(cards, Hand):
+        return [_CODE_OF_TEXT[t] for t in str(cards).split()]  # one call into the engine, not one per card
     return [card_code(c) for c in cards]
 
 
