@@ -11,7 +11,7 @@ observation and the legal actions.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Optional, Union
+from typing import Any, Callable, Literal, Optional, Union
 
 from guandan_fast._core import (
     Combo,
@@ -33,7 +33,7 @@ from guandan_fast.platform.server import platform_rules
 __all__ = ["Client", "PolicyBot"]
 
 _ORDER = "23456789TJQKA"
-_PHASES = {"play": "play", "tribute": "tribute", "back": "return"}
+_PHASES: dict[str, Literal["play", "tribute", "return"]] = {"play": "play", "tribute": "tribute", "back": "return"}
 
 
 class PolicyBot:
@@ -62,8 +62,9 @@ class Client:
         self.url = url
         if isinstance(bot, str):
             bot = PolicyBot(bot)
-        if callable(getattr(bot, "act", None)):
-            self._decide: Callable[[Observation, list[Action]], Action] = lambda o, legal: bot.act(o)
+        act = getattr(bot, "act", None)
+        if callable(act):
+            self._decide: Callable[[Observation, list[Action]], Action] = lambda o, legal: act(o)
         elif callable(bot):
             self._decide = bot
         else:
@@ -112,6 +113,8 @@ class Client:
 
     def observation(self, msg: dict[str, Any]) -> Observation:
         """The seat's Observation at the ``act`` message `msg`."""
+        if self.seat is None:
+            raise ProtocolError("an act message before the beginning message")
         top = None
         if msg["greaterPos"] != -1:
             action = action_from_code(msg["greaterAction"], self.level, self.rules)
@@ -163,7 +166,8 @@ class Client:
         return None
 
     def _act(self, msg: dict[str, Any]) -> str:
-        assert self.seat is not None
+        if self.seat is None:
+            raise ProtocolError("an act message before the beginning message")
         team = self.seat % 2
         ranks = (self.levels[team], self.levels[1 - team], self.level)
         if (msg["selfRank"], msg["oppoRank"], msg["curRank"]) != ranks:

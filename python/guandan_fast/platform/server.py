@@ -18,7 +18,7 @@ from http import HTTPStatus
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from guandan_fast._core import Game, Observation, Rules, _check_policy, policy_action
+from guandan_fast._core import Game, Return, Rules, _check_policy, policy_action
 from guandan_fast.bots import decision_seed
 from guandan_fast.platform import messages as m
 from guandan_fast.platform.codes import Action, ProtocolError, action_code, card_code, cards_code
@@ -173,7 +173,7 @@ class Server:
     async def serve(self, ready: Optional[Callable[[int], None]] = None) -> list[dict[str, Any]]:
         """Runs the tables; returns each match's result (as recorded). `ready`
         is called with the port once the server listens (port 0: a free one)."""
-        from websockets.asyncio.server import serve
+        from websockets.asyncio.server import serve  # the platform extra
 
         async with serve(self._handler, self.host, self.port, process_request=self._process_request, ping_interval=None) as server:
             self.port = next(iter(server.sockets)).getsockname()[1]
@@ -359,22 +359,22 @@ class Server:
         while game.phase == "return":
             await self._decide(game, "back", deal)
         if t is not None and t["kind"] in ("single", "double"):
-            backs = [(s, a) for s, a in game.history if type(a).__name__ == "Return"]
-            givers = {r: g for g, r, _ in game.tribute["tributes"]}  # type: ignore[index]
-            await self._notify(m.back_result([[s, givers[s], card_code(a.card)] for s, a in backs]))  # type: ignore[attr-defined]
+            backs = [(s, a.card) for s, a in game.history if isinstance(a, Return)]
+            givers = {r: g for g, r, _ in t["tributes"]}
+            await self._notify(m.back_result([[s, givers[s], card_code(c)] for s, c in backs]))
         while game.phase == "play":
-            seat = game.current_player
-            assert seat is not None
+            mover = game.current_player
+            assert mover is not None
             if game.top is None:
                 deal.play_area = [None] * 4
                 deal.greater = (-1, None)
             await self._decide(game, "play", deal)
             code = deal.record[-1][1]
-            deal.play_area[seat] = code
-            deal.last = (seat, code)
+            deal.play_area[mover] = code
+            deal.last = (mover, code)
             if code[0] != "PASS":
-                deal.greater = (seat, code)
-            await self._notify(m.play_notify(seat, code, deal.greater[0], deal.greater[1]))
+                deal.greater = (mover, code)
+            await self._notify(m.play_notify(mover, code, deal.greater[0], deal.greater[1]))
         rest = [[s, cards_code(h)] for s, h in enumerate(game.hands) if len(h)]
         await self._notify(m.episode_over(list(game.finish_order), deal_level(game), rest))
 
