@@ -80,6 +80,8 @@ class _Deal:
     play_area: list[Optional[list[Any]]] = field(default_factory=lambda: [None] * 4)
     last: tuple[int, Optional[list[Any]]] = (-1, None)
     greater: tuple[int, Optional[list[Any]]] = (-1, None)
+    #: The code of every action listed so far (the same plays are listed again and again).
+    codes: dict[Action, list[Any]] = field(default_factory=dict)
 
 
 class Server:
@@ -269,7 +271,8 @@ class Server:
             action = await asyncio.to_thread(policy_action, game, policy, seed=decision_seed(self.seed + seat, k))
         else:
             legal = game.legal_actions("cards")
-            codes = [action_code(a) for a in legal]
+            known = deal.codes
+            codes = [known[a] if a in known else known.setdefault(a, action_code(a)) for a in legal]
             cur, greater = deal.last, deal.greater
             if stage != "play" or game.top is None:
                 cur, greater = (-1, None), (-1, None)
