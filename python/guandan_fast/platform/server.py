@@ -185,6 +185,9 @@ class Server:
             table = 0
             while self.tables == 0 or table < self.tables:
                 await self._full.wait()
+                if self._open_seats():  # someone left as the table filled
+                    self._full.clear()
+                    continue
                 self._playing = True
                 for s in self.seats.values():
                     s.seated = True
