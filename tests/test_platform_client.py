@@ -89,3 +89,29 @@ def test_the_client_refuses_what_the_protocol_does_not_hold() -> None:
         Client("ws://127.0.0.1:1/game/x", 42)
     with pytest.raises(gf.InvalidArgumentError):
         Client("ws://127.0.0.1:1/game/x", "no-such-policy")
+
+
+def test_observations_from_public_information_are_checked() -> None:
+    rules = platform_rules()
+    base = dict(seat=0, rules=rules, levels=("2", "2"), a_fails=(0, 0), declarer=None, phase="play", current=0,
+                hand=gf.deal(1)[0], sizes=[27, 27, 27, 27], top=None, finish=[], history=[], prev_finish=None, resisted=False)
+    obs = gf._core._observation_from_public(**base)
+    assert obs == gf.Game(rules, seed=1, hands=gf.deal(1), leader=0).observation(0)
+    assert gf.policy_action(obs, "greedy") in gf.Game(rules, seed=1, hands=gf.deal(1), leader=0).legal_actions()
+    bad = [
+        (dict(seat=7), gf.InvalidArgumentError),
+        (dict(phase="lunch"), gf.InvalidArgumentError),
+        (dict(sizes=[27, 27]), gf.InvalidArgumentError),
+        (dict(history=[(1, "not an action")]), gf.InvalidArgumentError),
+        (dict(history=[(1, gf.Tribute("2s"))], prev_finish=[0, 1, 2, 3]), gf.InvalidStateError),  # seat 3 pays, not 1
+        (dict(sizes=[27, 27, 27, 26]), gf.InvalidStateError),  # the cards do not add up
+        (dict(history=[(1, gf.Tribute("2s"))]), gf.InvalidStateError),  # no tribute in a game's first deal
+    ]
+    for change, error in bad:
+        with pytest.raises(error):
+            gf._core._observation_from_public(**{**base, **change})
+    other = gf._core._observation_from_public(**{**base, "current": 1, "hand": gf.deal(1)[0]})
+    with pytest.raises(gf.IllegalMoveError, match="not to move"):
+        gf.policy_action(other, "greedy")
+    with pytest.raises(gf.InvalidArgumentError, match="a Game or an Observation"):
+        gf.policy_action("not a game", "greedy")  # type: ignore[arg-type]

@@ -5,6 +5,7 @@ game the server's record replays to."""
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 import pytest
@@ -69,6 +70,13 @@ def test_four_protocol_clients_play_a_match(tmp_path: Path) -> None:
         assert sum(wins) == 4 and wins[0] == wins[2] and wins[1] == wins[3]
     kinds = {m["stage"] for c in clients for m in c.messages}
     assert {"tribute", "back", "episodeOver"} <= kinds
+    # The order of the messages of a deal, a game and the match, as clients expect it.
+    token = {("beginning", "notify"): "B", ("anti-tribute", "notify"): "A", ("tribute", "act"): "t", ("tribute", "notify"): "T",
+             ("back", "act"): "b", ("back", "notify"): "K", ("play", "act"): "p", ("play", "notify"): "P",
+             ("episodeOver", "notify"): "E", ("gameOver", "notify"): "G", ("gameResult", "notify"): "R"}
+    for c in clients:
+        stream = "".join(token[(m["stage"], m["type"])] for m in c.messages)
+        assert re.fullmatch(r"((B(A|t?Tb?K)?(p?P)+E)+G)+R", stream), stream[:200]
 
 
 def test_two_protocol_clients_and_two_bots(tmp_path: Path) -> None:
