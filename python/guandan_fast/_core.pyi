@@ -45,6 +45,7 @@ __all__ = [
     "_rank_order",
     "_rebuild_game",
     "_rebuild_observation",
+    "_observation_from_public",
     "PASS",
     "KINDS",
     "GuandanError",
@@ -730,8 +731,11 @@ def evaluate(
 ) -> _Evaluation:
     """Monte Carlo estimates for every legal action of the seat to move (hidden hands sampled, playouts to the deal's end)."""
 
-def policy_action(game: Game, policy: str = ..., *, seed: int = ..., mode: _Mode = ..., threads: int = ...) -> _Action:
-    """The action a built-in policy (random, greedy, mc:N, mc-random:N) takes for the seat to move."""
+def policy_action(
+    game: Game | Observation, policy: str = ..., *, seed: int = ..., mode: _Mode = ..., threads: int = ...
+) -> _Action:
+    """The action a built-in policy (random, greedy, mc:N, mc-random:N) takes for the seat to move
+    (in a Game, or from the Observation of the seat to move alone)."""
 
 def simulate_matches(specs: Iterable[_MatchSpecTuple], *, threads: int = ..., mode: _Mode = ...) -> list[_MatchRecord]:
     """Plays matches `(policy_a, policy_b, rules, seed, limit, at_limit)` natively, split into `threads` parts, without the GIL."""
@@ -748,3 +752,23 @@ def _rebuild_game(*args: Any) -> Game:
 def _rebuild_observation(state: tuple[Any, ...]) -> Observation:
     """Unpickles an Observation (used by `Observation.__reduce__`)."""
 
+
+def _observation_from_public(
+    *,
+    seat: int,
+    rules: Rules,
+    levels: tuple[_Level, _Level],
+    a_fails: tuple[int, int],
+    declarer: int | None,
+    phase: _Phase,
+    current: int | None,
+    hand: _Cards,
+    sizes: Sequence[int],
+    top: tuple[Combo, int] | None,
+    finish: Sequence[int],
+    history: Iterable[tuple[int, _Action]],
+    prev_finish: Sequence[int] | None,
+    resisted: bool,
+) -> Observation:
+    """The Observation of `seat` from what it has been told about the deal (the
+    levels before it, its hand, the public actions, the previous finishing order), checked."""

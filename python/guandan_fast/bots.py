@@ -5,7 +5,18 @@ from __future__ import annotations
 import random
 from typing import Literal, Protocol, Union
 
-from guandan_fast._core import Combo, Game, IllegalMoveError, InvalidArgumentError, Pass, Return, Tribute, _check_args, policy_action
+from guandan_fast._core import (
+    Combo,
+    Game,
+    IllegalMoveError,
+    InvalidArgumentError,
+    Observation,
+    Pass,
+    Return,
+    Tribute,
+    _check_args,
+    policy_action,
+)
 from guandan_fast.arena import pit
 
 __all__ = ["Bot", "GreedyBot", "MCBot", "RandomBot", "decision_seed", "play_deal", "pit"]
@@ -18,6 +29,11 @@ def _game(game: object) -> Game:
     _check_args(game=game)
     assert isinstance(game, Game)
     return game
+
+
+def _state(state: object) -> Game | Observation:
+    """`state` if it is a Game or an Observation (what a policy decides from), else `InvalidArgumentError`."""
+    return state if isinstance(state, Observation) else _game(state)
 
 
 class Bot(Protocol):
@@ -44,8 +60,8 @@ class RandomBot:
 class GreedyBot:
     """The built-in greedy policy: smallest lead, smallest beating play, bombs only when an opponent is nearly out."""
 
-    def act(self, game: Game) -> Action:
-        return policy_action(_game(game), "greedy")
+    def act(self, game: Game | Observation) -> Action:
+        return policy_action(_state(game), "greedy")
 
 
 class MCBot:
@@ -73,9 +89,9 @@ class MCBot:
         self.rollout = rollout
         self._decisions = 0
 
-    def act(self, game: Game) -> Action:
+    def act(self, game: Game | Observation) -> Action:
         k = self._decisions + 1
-        action = policy_action(_game(game), self.policy, seed=decision_seed(self.seed, k), threads=self.threads)
+        action = policy_action(_state(game), self.policy, seed=decision_seed(self.seed, k), threads=self.threads)
         self._decisions = k  # a refused call is not a decision
         return action
 

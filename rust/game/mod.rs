@@ -12,6 +12,7 @@ pub mod observe;
 pub mod position;
 #[cfg(test)]
 mod proptests;
+pub mod public;
 mod record;
 pub mod rules;
 pub mod setup;

@@ -37,9 +37,14 @@ fn forget(known: CardSet, played: CardSet) -> CardSet {
 
 /// The public knowledge of `g`'s current deal.
 pub fn knowledge(g: &Game) -> Knowledge {
+    knowledge_of(g.tribute.as_ref(), g.played, g.play.level)
+}
+
+/// The public knowledge of a deal played at `level` with tribute `tribute`
+/// so far, in which each seat has played `played`.
+pub fn knowledge_of(tribute: Option<&TributeState>, played: [CardSet; 4], level: u8) -> Knowledge {
     let mut kn = Knowledge::default();
-    let level = g.play.level;
-    if let Some(t) = &g.tribute {
+    if let Some(t) = tribute {
         let n = t.plan.n_givers as usize;
         // Cards change hands only once every giver has paid.
         let paid = t.gifts[..n].iter().all(|x| x.is_some());
@@ -62,8 +67,8 @@ pub fn knowledge(g: &Game) -> Knowledge {
             }
         }
     }
-    kn.played = g.played;
-    for (k, &p) in kn.known.iter_mut().zip(&g.played) {
+    kn.played = played;
+    for (k, &p) in kn.known.iter_mut().zip(&played) {
         *k = forget(*k, p);
     }
     kn

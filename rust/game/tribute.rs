@@ -50,16 +50,19 @@ pub struct TributePlan {
 pub fn plan(prev: [u8; 4], hands: &[CardSet; 4]) -> TributePlan {
     let [f1, f2, f3, f4] = prev;
     let big = |s: u8| hands[s as usize].count(Card::from_index(RJ as usize).unwrap());
-    if team(f1) == team(f2) {
-        if big(f3) + big(f4) == 2 {
-            return TributePlan { kind: TributeKind::Resisted, givers: [f3, f4], n_givers: 0, leader: f1 };
-        }
-        TributePlan { kind: TributeKind::Double, givers: [f3, f4], n_givers: 2, leader: f1 }
-    } else {
-        if big(f4) == 2 {
-            return TributePlan { kind: TributeKind::Resisted, givers: [f4, f4], n_givers: 0, leader: f1 };
-        }
-        TributePlan { kind: TributeKind::Single, givers: [f4, f4], n_givers: 1, leader: f1 }
+    let resisted = if team(f1) == team(f2) { big(f3) + big(f4) == 2 } else { big(f4) == 2 };
+    plan_for(prev, resisted)
+}
+
+/// The plan for a deal after one finished in `prev` order, when it is
+/// known whether the givers resist (hold both big jokers) or not.
+pub fn plan_for(prev: [u8; 4], resisted: bool) -> TributePlan {
+    let [f1, f2, f3, f4] = prev;
+    match (team(f1) == team(f2), resisted) {
+        (true, true) => TributePlan { kind: TributeKind::Resisted, givers: [f3, f4], n_givers: 0, leader: f1 },
+        (true, false) => TributePlan { kind: TributeKind::Double, givers: [f3, f4], n_givers: 2, leader: f1 },
+        (false, true) => TributePlan { kind: TributeKind::Resisted, givers: [f4, f4], n_givers: 0, leader: f1 },
+        (false, false) => TributePlan { kind: TributeKind::Single, givers: [f4, f4], n_givers: 1, leader: f1 },
     }
 }
 

@@ -300,3 +300,100 @@ pub(crate) fn _rebuild_observation(state: &Bound<'_, PyAny>) -> PyResult<PyObser
     o.check()?;
     Ok(PyObservation(o))
 }
+
+// ---------------------------------------------------------------- from what a seat is told
+
+/// One public action of a deal: a Combo at `level`, PASS, Tribute or Return.
+fn public_action(obj: &Bound<'_, PyAny>, level: u8, what: &str) -> PyResult<Action> {
+    if let Ok(c) = obj.cast::<PyCombo>() {
+        let c = c.get();
+        if c.level != level {
+            return Err(InvalidArgumentError::new_err(format!(
+                "{what} was declared at level {} but the deal is played at {}",
+                rank_text(c.level),
+                rank_text(level)
+            )));
+        }
+        return Ok(Action::Play(c.mv));
+    }
+    if obj.is_instance_of::<PyPass>() {
+        return Ok(Action::Pass);
+    }
+    if let Ok(t) = obj.cast::<PyTribute>() {
+        return Ok(Action::Tribute(t.get().0));
+    }
+    if let Ok(t) = obj.cast::<PyReturn>() {
+        return Ok(Action::Return(t.get().0));
+    }
+    Err(bad_arg(what, "a Combo, PASS, Tribute or Return", obj))
+}
+
+/// The Observation of `seat` from what it has been told about the deal:
+/// the levels before it, the phase and seat to act, its hand, the hand
+/// sizes, the play to beat as `(Combo, seat)` or None, who is out, every
+/// public action as `(seat, action)`, the previous finishing order (None in
+/// a game's first deal) and whether the tribute was resisted; checked.
+#[pyfunction]
+#[pyo3(signature = (*, seat, rules, levels, a_fails, declarer, phase, current, hand, sizes, top, finish, history, prev_finish, resisted))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn _observation_from_public(
+    seat: &Bound<'_, PyAny>,
+    rules: &Bound<'_, PyAny>,
+    levels: &Bound<'_, PyAny>,
+    a_fails: &Bound<'_, PyAny>,
+    declarer: &Bound<'_, PyAny>,
+    phase: &Bound<'_, PyAny>,
+    current: &Bound<'_, PyAny>,
+    hand: &Bound<'_, PyAny>,
+    sizes: &Bound<'_, PyAny>,
+    top: &Bound<'_, PyAny>,
+    finish: &Bound<'_, PyAny>,
+    history: &Bound<'_, PyAny>,
+    prev_finish: &Bound<'_, PyAny>,
+    resisted: &Bound<'_, PyAny>,
+) -> PyResult<PyObservation> {
+    let lv = LevelState { levels: levels_arg(levels)?, a_fails: a_fails_arg(a_fails)?, declarer: team_arg(Some(declarer), "declarer")? };
+    let level = lv.level();
+    let phase_name: String = phase.extract().map_err(|_| bad_arg("phase", "a phase name", phase))?;
+    let phase = Phase::ALL.into_iter().find(|p| p.name() == phase_name).ok_or_else(|| bad_arg("phase", "a phase name", phase))?;
+    let size_items = items_arg(sizes, 4, "sizes", "four hand sizes")?;
+    let mut hand_sizes = [0u32; 4];
+    for (i, s) in size_items.iter().enumerate() {
+        hand_sizes[i] = int_arg(s, "sizes", 0, 108, "a hand size 0..108")? as u32;
+    }
+    let top = if top.is_none() {
+        None
+    } else {
+        let t = items_arg(top, 2, "top", "(Combo, seat) or None")?;
+        let Action::Play(m) = public_action(&t[0], level, "top")? else { return Err(bad_arg("top", "(Combo, seat) or None", top)) };
+        Some((m, seat_arg(&t[1], "top seat")?))
+    };
+    let out = finish
+        .try_iter()
+        .map_err(|_| bad_arg("finish", "a sequence of seats", finish))?
+        .map(|s| seat_arg(&s?, "finish"))
+        .collect::<PyResult<Vec<u8>>>()?;
+    let history = history
+        .try_iter()
+        .map_err(|_| bad_arg("history", "a sequence of (seat, action)", history))?
+        .map(|e| {
+            let e = items_arg(&e?, 2, "history entry", "(seat, action)")?;
+            Ok((seat_arg(&e[0], "history seat")?, public_action(&e[1], level, "history action")?))
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let deal = crate::game::public::PublicDeal {
+        seat: seat_arg(seat, "seat")?,
+        rules: rules_arg(Some(rules))?,
+        lv,
+        phase,
+        current: opt_seat_arg(Some(current), "current")?,
+        hand: cards_arg(hand)?,
+        sizes: hand_sizes,
+        top,
+        finish: out,
+        history,
+        prev_finish: if prev_finish.is_none() { None } else { Some(seats_arg(prev_finish, "prev_finish")?) },
+        resisted: flag_arg(resisted, "resisted")?,
+    };
+    Ok(PyObservation(deal.observation()?))
+}

@@ -201,8 +201,8 @@ pub(crate) fn sample_hands<'py>(
 }
 
 /// The action a built-in policy (`random`, `greedy`, `mc:N`, ...) takes in
-/// `game` for the seat to move, as a native playout would with a generator
-/// seeded by `seed`; a Monte Carlo decision is split into `threads` parts.
+/// `game` (or in the Observation of the seat to move) for the seat to move,
+/// as a native playout would with a generator seeded by `seed`; a Monte Carlo decision is split into `threads` parts.
 #[pyfunction]
 #[pyo3(signature = (game, policy = LEFT_OUT, *, seed = None, mode = LEFT_OUT, threads = None), text_signature = "(game, policy='greedy', *, seed=0, mode='pattern', threads=0)")]
 pub(crate) fn policy_action<'py>(
@@ -213,11 +213,19 @@ pub(crate) fn policy_action<'py>(
     mode: Arg<'py>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let game = game_ref(game, "game")?;
     let seed = seed_or(seed)?;
     let parts = parallel::parts(threads_or(threads)?);
     let p = policy.or(Policy::Greedy, |o| policy_arg(o, "policy"))?;
     let mode = mode_or(&mode, Mode::Pattern)?;
+    if let Ok(o) = game.cast::<PyObservation>() {
+        let o = &o.get().0;
+        let action = interruptible(py, |stop| p.observation_action(o, mode, &mut crate::rng::Rng::new(seed), parts, stop))?;
+        return action_to_py(py, action, o.level);
+    }
+    if !game.is_instance_of::<PyGame>() {
+        return Err(bad_arg("game", "a Game or an Observation", game));
+    }
+    let game = game_ref(game, "game")?;
     let g = &game.0;
     let action = interruptible(py, |stop| p.game_action(g, mode, &mut crate::rng::Rng::new(seed), parts, stop))?;
     action_to_py(py, action, g.play.level)

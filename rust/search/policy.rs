@@ -1,6 +1,8 @@
 //! Built-in playout policies.
 
 use crate::error::{Error, Result};
+use crate::game::observe::Observation;
+use crate::game::tribute;
 use crate::game::trick::{partner, PlayState};
 use crate::game::{Action, Game, Phase};
 use crate::movegen::combo::{rank_value, Kind};
@@ -9,6 +11,7 @@ use crate::parallel::Stop;
 use crate::rng::Rng;
 use crate::search::montecarlo;
 use crate::search::playout::Context;
+use crate::search::sample::{Constraints, Sampler};
 
 /// A policy picks one of `moves` (index) or passes (`None`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -117,6 +120,35 @@ impl Policy {
         }
     }
 
+    /// The action the policy takes for the observer of `o`, who must be the
+    /// seat to move: what `game_action` takes in any game this seat sees as
+    /// `o` (the other hands, which no policy reads, are one consistent deal).
+    pub fn observation_action(&self, o: &Observation, mode: Mode, rng: &mut Rng, parts: usize, stop: &Stop) -> Result<Action> {
+        if o.current != Some(o.seat) {
+            return Err(Error::IllegalMove(format!("the observation is seat {}'s, who is not to move", o.seat)));
+        }
+        match o.phase {
+            Phase::Play => {
+                let hands = Sampler::new(&Constraints::of_observation(o))?.sample(&mut Rng::new(0));
+                let state = o.play_state(hands);
+                let ctx = Context { rules: o.rules, levels: o.lv, knowledge: o.knowledge() };
+                let mut moves = Vec::new();
+                state.moves(mode, &mut moves);
+                let pick = self.choose_on(&state, &ctx, &moves, mode, rng, parts, stop)?;
+                Ok(pick.map_or(Action::Pass, |i| Action::Play(moves[i])))
+            }
+            Phase::Tribute | Phase::Return => {
+                let acts: Vec<Action> = if o.phase == Phase::Tribute {
+                    tribute::tribute_options(o.hand, o.level).into_iter().map(Action::Tribute).collect()
+                } else {
+                    tribute::return_options(o.hand, o.level, &o.rules).into_iter().map(Action::Return).collect()
+                };
+                self.tribute_choice(&acts, o.level, rng).ok_or_else(|| Error::IllegalMove("no legal action".into()))
+            }
+            ph => Err(Error::IllegalMove(format!("no action is expected in the {} phase", ph.name()))),
+        }
+    }
+
     /// Name used in the API (`random`, `greedy`, `mc:200`, `mc-random:200`).
     pub fn name(&self) -> String {
         match self {
@@ -169,4 +201,47 @@ fn greedy(state: &PlayState, moves: &[Move]) -> Option<usize> {
         }
     }
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::rules::Rules;
+
+    /// A policy deciding from a seat's observation alone decides as it does in the game.
+    #[test]
+    fn observation_actions_are_the_game_actions() {
+        let stop = Stop::new();
+        let policies = [Policy::Random, Policy::Greedy, Policy::Mc { playouts: 16, greedy_rollouts: true }];
+        let mut checked = 0;
+        for seed in 0..2 {
+            let mut g = Game::new(Rules::default(), seed).unwrap();
+            let mut rng = Rng::new(seed + 3);
+            for step in 0..700 {
+                match g.phase {
+                    Phase::MatchOver => break,
+                    Phase::DealOver | Phase::GameOver => {
+                        g.next_deal(None, None).unwrap();
+                        continue;
+                    }
+                    _ => {}
+                }
+                let o = g.observation(g.play.current);
+                if step % 5 == 0 || g.phase != Phase::Play {
+                    for p in &policies {
+                        let a = p.game_action(&g, Mode::Pattern, &mut Rng::new(step), 1, &stop).unwrap();
+                        let b = p.observation_action(&o, Mode::Pattern, &mut Rng::new(step), 1, &stop).unwrap();
+                        assert_eq!(a, b, "{p:?} at step {step}");
+                        checked += 1;
+                    }
+                }
+                let acts = g.legal_actions(Mode::Pattern);
+                g.apply(acts[rng.below(acts.len() as u32) as usize]).unwrap();
+            }
+        }
+        assert!(checked > 100);
+        let g = Game::new(Rules::default(), 1).unwrap();
+        let o = g.observation((g.play.current + 1) % 4);
+        assert!(Policy::Greedy.observation_action(&o, Mode::Pattern, &mut Rng::new(0), 1, &stop).is_err());
+    }
 }

@@ -1,7 +1,8 @@
 """The ``guandan-fast`` command line (also ``python -m guandan_fast``).
 
 Sub-commands: ``simulate`` (cli/simulate.py), ``eval`` (cli/evaluate.py), ``play``
-(cli/play.py), ``tournament`` (cli/tournament.py), ``bench`` (cli/bench.py), ``rules`` and ``demo`` (here); the
+(cli/play.py), ``tournament`` (cli/tournament.py), ``serve`` (cli/serve.py), ``connect`` (cli/connect.py),
+``bench`` (cli/bench.py), ``rules`` and ``demo`` (here); the
 shared options are in cli/options.py, card display and reading in cli/text.py. Every
 bad input ends with one line ``error: ...`` on stderr and exit status 2.
 """
@@ -35,8 +36,10 @@ from guandan_fast.cli.options import (
     threads_int,
 )
 from guandan_fast.cli.bench import run_bench
+from guandan_fast.cli.connect import add_connect_arguments, run_connect
 from guandan_fast.cli.evaluate import run_eval
 from guandan_fast.cli.play import run_play
+from guandan_fast.cli.serve import add_serve_arguments, run_serve
 from guandan_fast.cli.simulate import run_simulate
 from guandan_fast.cli.tournament import add_tournament_parser
 from guandan_fast.cli.text import make_console, unicode_ok
@@ -194,6 +197,21 @@ def build_parser() -> Parser:
     add_rules_arguments(r)
     r.set_defaults(func=_rules)
 
+    sv = sub.add_parser(
+        "serve", help="referee bots over the competition platform's websocket protocol",
+        description="A drop-in server of the competition platform's websocket protocol (docs/platform.md): "
+        "clients connect to ws://HOST:PORT/game/NAME and are seated in order; built-in bots may fill seats.",
+    )
+    add_serve_arguments(sv)
+    sv.set_defaults(func=run_serve)
+
+    cn = sub.add_parser(
+        "connect", help="play a seat of a platform server with a built-in bot",
+        description="Connects a built-in bot to a competition platform server (docs/platform.md) and plays until the match ends.",
+    )
+    add_connect_arguments(cn)
+    cn.set_defaults(func=run_connect)
+
     d = sub.add_parser("demo", help="deal a seeded hand and list its legal moves")
     d.add_argument("--seed", type=seed_int, default=1)
     d.add_argument("--seat", type=bounded_int(0, 3), default=0, metavar="SEAT")
@@ -212,7 +230,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser = build_parser()
         args = parser.parse_args(argv)
         if args.command is None:
-            raise CliError("choose a command: simulate, eval, play, tournament, bench, rules, demo (see guandan-fast --help)")
+            raise CliError("choose a command: simulate, eval, play, tournament, serve, connect, bench, rules, demo (see guandan-fast --help)")
         return int(args.func(args))
     except SystemExit as e:  # --help and --version
         return e.code if isinstance(e.code, int) else 0

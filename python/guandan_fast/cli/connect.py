@@ -1,0 +1,48 @@
+"""``guandan-fast connect``: plays one seat of a platform server with a built-in bot."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+
+from guandan_fast.cli.options import POLICY_HELP, CliError, add_rules_arguments, check_policy, rules_kwargs, seed_int
+from guandan_fast.cli.serve import needs_websockets
+
+__all__ = ["add_connect_arguments", "run_connect"]
+
+
+def add_connect_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of ``connect``."""
+    p.add_argument("url", help="the server's address, e.g. ws://127.0.0.1:23456/game/mybot")
+    p.add_argument("--bot", default="mc:200", metavar="POLICY", help="the policy that plays (default mc:200): " + POLICY_HELP)
+    p.add_argument("--seed", type=seed_int, default=0, help="seed of the bot's decisions (default 0)")
+    p.add_argument("--rules", choices=("platform", "default"), default="platform",
+                   help="the server's rule preset (default platform); the rules flags below change it, as given to the server")
+    add_rules_arguments(p)
+
+
+def run_connect(args: argparse.Namespace) -> int:
+    """Plays until the server ends the match; prints the result."""
+    import guandan_fast as gf
+    from guandan_fast.platform.client import Client, PolicyBot
+    from guandan_fast.platform.server import PLATFORM_RULES
+
+    needs_websockets("connect")
+    if not args.url.startswith(("ws://", "wss://")):
+        raise CliError(f"the url must start with ws:// or wss://, not {args.url[:60]!r}")
+    base = PLATFORM_RULES if args.rules == "platform" else {}
+    rules = gf.Rules(**{**base, **rules_kwargs(args)})
+    client = Client(args.url, PolicyBot(check_policy(args.bot), seed=args.seed), rules=rules)
+    try:
+        result = asyncio.run(client.run())
+    except OSError as e:
+        raise CliError(f"cannot connect to {args.url}: {e.strerror or e}") from None
+    except Exception as e:
+        if type(e).__module__.startswith("websockets"):
+            raise CliError(f"the server at {args.url} refused or dropped the connection: {e}") from None
+        raise
+    if result is None:
+        print(f"seat {client.seat}: the match was stopped before its end", flush=True)
+        return 1
+    print(f"seat {client.seat}: games won per seat {result['victoryNum']}, draws {result['draws']}", flush=True)
+    return 0

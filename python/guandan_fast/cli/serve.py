@@ -1,0 +1,86 @@
+"""``guandan-fast serve``: a competition platform server (docs/platform.md)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+from guandan_fast.cli.options import (
+    POLICY_HELP,
+    CliError,
+    add_rules_arguments,
+    bounded_int,
+    check_policy,
+    non_negative_int,
+    positive_int,
+    rules_kwargs,
+    seed_int,
+)
+
+__all__ = ["add_serve_arguments", "needs_websockets", "run_serve"]
+
+
+def needs_websockets(command: str) -> None:
+    """Raises `CliError` when the ``platform`` extra is not installed."""
+    try:
+        import websockets  # noqa: F401
+    except ImportError:
+        raise CliError(f"{command} needs the platform extra: pip install 'guandan_fast[platform]'") from None
+
+
+def _timeout(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text[:40]!r}") from None
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"must be above 0 and at most 3600 seconds, not {text[:40]}")
+    return value
+
+
+def add_serve_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of ``serve``."""
+    p.add_argument("--port", type=bounded_int(0, 65535), default=23456, help="port to listen on, 0 = any free one (default 23456)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--games", type=positive_int, default=1, metavar="N", help="games per match (default 1)")
+    p.add_argument("--tables", type=non_negative_int, default=1, metavar="N", help="matches to referee before exiting, 0 = until stopped (default 1)")
+    p.add_argument("--seed", type=seed_int, default=0, help="seed of game 1; game i uses seed + i - 1 (default 0)")
+    p.add_argument("--bots", default="", metavar="SEAT:POLICY,...", help="built-in bots in seats, e.g. 1:mc:200,3:greedy; policies: " + POLICY_HELP)
+    p.add_argument("--rules", choices=("platform", "default"), default="platform",
+                   help="rule preset: the platform's (default) or the engine's defaults; the rules flags below change it")
+    p.add_argument("--record", type=Path, metavar="FILE", help="append every game as JSON lines to FILE")
+    p.add_argument("--timeout", type=_timeout, metavar="SEC", help="after SEC seconds without a valid reply the fallback policy moves (default: wait)")
+    p.add_argument("--fallback", default="greedy", metavar="POLICY", help="the policy that moves for a seat after --timeout (default greedy)")
+    add_rules_arguments(p)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Runs the server until its tables are played."""
+    import guandan_fast as gf
+    from guandan_fast.platform.server import PLATFORM_RULES, Server, parse_bots
+
+    needs_websockets("serve")
+    try:
+        bots = parse_bots(args.bots)
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    base = PLATFORM_RULES if args.rules == "platform" else {}
+    rules = gf.Rules(**{**base, **rules_kwargs(args)})
+    if rules.best_of != 1:
+        raise CliError("a platform match is --games N games; --best-of does not apply")
+    fallback = check_policy(args.fallback)
+
+    def log(line: str) -> None:
+        print(line, flush=True)
+
+    server = Server(host=args.host, port=args.port, games=args.games, seed=args.seed, bots=bots, rules=rules,
+                    record=args.record, timeout=args.timeout, fallback=fallback, tables=args.tables, log=log)
+    try:
+        results = asyncio.run(server.serve())
+    except OSError as e:
+        raise CliError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
+    aborted = sum(r["type"] == "aborted" for r in results)
+    print(f"done: {len(results)} table(s), {aborted} stopped by a disconnect", file=sys.stderr)
+    return 0

@@ -1,0 +1,73 @@
+"""``guandan-fast serve`` and ``guandan-fast connect`` end to end, as subprocesses on the loopback."""
+
+from __future__ import annotations
+
+import re
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("websockets")
+
+from guandan_fast.platform import read_record, replay  # noqa: E402
+
+CLI = [sys.executable, "-m", "guandan_fast"]
+
+
+def start_serve(*args: str) -> tuple[subprocess.Popen[str], int]:
+    """A ``serve`` subprocess on a free port (read from its first line) and the port."""
+    proc = subprocess.Popen([*CLI, "serve", "--port", "0", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    deadline = time.monotonic() + 20
+    line = ""
+    while time.monotonic() < deadline and "listening" not in line:
+        ready, _, _ = select.select([proc.stdout], [], [], 0.5)
+        if ready:
+            line = proc.stdout.readline()
+            if not line:
+                break
+    found = re.search(r"ws://127\.0\.0\.1:(\d+)/game/", line)
+    if found is None:
+        proc.kill()
+        raise AssertionError(f"serve did not start: {line!r} {proc.communicate(timeout=5)}")
+    return proc, int(found.group(1))
+
+
+def test_serve_and_connect_play_a_match(tmp_path: Path) -> None:
+    record = tmp_path / "cli.jsonl"
+    server, port = start_serve("--games", "2", "--seed", "3", "--bots", "1:greedy,2:mc:10,3:greedy", "--sudden-death", "--record", str(record))
+    try:
+        out = subprocess.run([*CLI, "connect", f"ws://127.0.0.1:{port}/game/me", "--bot", "mc:10", "--sudden-death"],
+                             capture_output=True, text=True, timeout=60)
+        stdout, stderr = server.communicate(timeout=20)
+    finally:
+        server.kill()
+    assert out.returncode == 0, out.stderr
+    assert re.match(r"seat 0: games won per seat \[\d, \d, \d, \d\], draws \[0, 0, 0, 0\]", out.stdout)
+    assert server.returncode == 0 and "seat 0: me connected" in stdout and "done: 1 table(s), 0 stopped" in stderr
+    lines = read_record(record)
+    assert [line["type"] for line in lines] == ["game", "game", "result"]
+    assert lines[0]["seats"] == {"0": "me", "1": "bot greedy", "2": "bot mc:10", "3": "bot greedy"}
+    for line in lines[:2]:
+        assert replay(line).phase == "match_over"
+
+
+def test_bad_command_lines_end_with_one_error_line() -> None:
+    cases = [
+        (["serve", "--bots", "5:greedy"], "a seat 0..3"),
+        (["serve", "--bots", "0:greedy,1:greedy,2:greedy,3:greedy"], "no seat for a client"),
+        (["serve", "--bots", "1:nonsense"], "nonsense"),
+        (["serve", "--best-of", "3"], "--games N"),
+        (["serve", "--timeout", "0"], "above 0"),
+        (["connect", "http://127.0.0.1:1/game/x"], "ws://"),
+        (["connect", "ws://127.0.0.1:1/game/x", "--bot", "nonsense"], "nonsense"),
+        (["connect", "ws://127.0.0.1:1/game/x"], "cannot connect"),
+    ]
+    for args, text in cases:
+        out = subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=60)
+        assert out.returncode == 2, (args, out.stderr)
+        assert out.stderr.startswith("error: ") and text in out.stderr and out.stderr.count("\n") == 1, (args, out.stderr)
