@@ -179,7 +179,6 @@ VALID: dict[str, list[Any]] = {
     "mode": ["cards", "pattern"],
     "joker_pair_in_full_house": [True, False],
     "threads": [0, 1, 2],
-    "out": [np.zeros((2000, 54), dtype=np.uint8)],
     "hands": [[str(h) for h in gf.deal(1)], gf.deal(2), np.stack([h.to_array() for h in gf.deal(3)]), ["3s", "4s", "5s", "6s"]],
     "seed": [0, 1, 2**64 - 1, -1],
     "counts": [np.zeros(54, dtype=np.uint8), [0] * 54, HAND.to_array()],
