@@ -44,6 +44,7 @@ from guandan_fast._core import (
 )
 from guandan_fast.encoding import OBSERVATION_LAYOUT, OBSERVATION_SIZE, danzero_state, encode_observation, field
 
+from guandan_fast import actions  # noqa: E402
 from guandan_fast.arena import PitResult, pit  # noqa: E402
 from guandan_fast.bots import GreedyBot, MCBot, RandomBot, play_deal  # noqa: E402
 
@@ -54,6 +55,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "KINDS",
+    "actions",
     "OBSERVATION_LAYOUT",
     "OBSERVATION_SIZE",
     "PASS",

@@ -56,6 +56,12 @@ __all__ = [
     "InvalidStateError",
     "UnsatisfiableError",
     "InvalidArgumentError",
+    "ACTION_SIZE",
+    "PASS_INDEX",
+    "action_index",
+    "index_action",
+    "describe_index",
+    "index_fields",
 ]
 
 # ---------------------------------------------------------------- aliases
@@ -85,6 +91,7 @@ _ActionArg = Combo | Pass | Tribute | Return | Card | str | None
 """What ``Game.apply`` accepts: an action, None or ``"pass"`` for PASS, a bare card in the tribute / return phases."""
 _U8 = NDArray[np.uint8]
 _U32 = NDArray[np.uint32]
+_I64 = NDArray[np.int64]
 
 class _MoveArrays(TypedDict):
     """``legal_moves_array``: one row per legal play."""
@@ -164,12 +171,34 @@ class _SimulateResult(TypedDict, total=False):
     deals: _U32
     levels: _U8
 
+class _ActionRows(TypedDict):
+    """``legal_action_rows``: the legal actions' indices and 54-count card rows."""
+
+    index: _I64
+    cards: _U8
+
+class _IndexFields(TypedDict, total=False):
+    """``index_fields``: what an action-space index stands for."""
+
+    type: Literal["pass", "play", "tribute", "return"]
+    kind: _KindName
+    rank: _CardRank
+    size: int
+    suit: _Suit | None
+    wildcards: int
+    naturals: list[int]
+    card: Card
+
 # ---------------------------------------------------------------- constants
 
 KINDS: Final[tuple[_KindName, ...]]
 """The combination kind names in kind-code order (code = index)."""
 PASS: Final[Pass]
 """The pass action (过)."""
+ACTION_SIZE: Final[int]
+"""Number of indices of the action space (docs/environments.md)."""
+PASS_INDEX: Final[int]
+"""The action-space index of passing."""
 
 # ---------------------------------------------------------------- exceptions
 
@@ -616,6 +645,14 @@ class Game:
         """The current player's legal plays as numpy arrays (as `legal_moves_array`), plus whether passing is legal."""
     def apply(self, action: _ActionArg) -> None:
         """Applies the current player's action; an illegal one raises and changes nothing."""
+    def legal_action_mask(self, out: _U8 | None = None) -> _U8:
+        """1 on the action-space index of each legal action of the seat to act (uint8, `actions.SIZE`)."""
+    def legal_action_indices(self) -> _I64:
+        """The indices of the legal actions, sorted (int64)."""
+    def legal_action_rows(self) -> _ActionRows:
+        """The legal actions as rows: `index` (K,) int64 sorted, `cards` (K, 54) uint8 counts."""
+    def apply_index(self, i: int) -> None:
+        """Applies the legal action of action-space index `i`; not legal raises and changes nothing."""
     def next_deal(self, hands: Iterable[_Cards] | None = ..., leader: int | None = ...) -> None:
         """Starts the next deal (or game) after 'deal_over' / 'game_over'."""
     def observation(self, seat: int) -> Observation:
@@ -684,12 +721,34 @@ class Observation:
     @property
     def unseen(self) -> Hand:
         """Cards this seat cannot see: neither in its hand nor played."""
+    def legal_action_mask(self, out: _U8 | None = None) -> _U8:
+        """1 on the action-space index of each legal action when the observer is the seat to act (uint8, `actions.SIZE`)."""
+    def legal_action_indices(self) -> _I64:
+        """The indices of the observer's legal actions, sorted (int64)."""
+    def legal_action_rows(self) -> _ActionRows:
+        """The observer's legal actions as rows: `index` (K,) int64 sorted, `cards` (K, 54) uint8 counts."""
     def __eq__(self, other: object, /) -> bool: ...
     def __ne__(self, other: object, /) -> bool: ...
     __hash__: ClassVar[None]  # type: ignore[assignment]
     def __copy__(self) -> Observation: ...
     def __deepcopy__(self, memo: Any, /) -> Observation: ...
     def __reduce__(self) -> tuple[Any, tuple[tuple[Any, ...]]]: ...
+
+# ---------------------------------------------------------------- action space
+
+def action_index(action: Combo | Pass | Tribute | Return, level: _Level | None = None) -> int:
+    """The index of an action: a Combo (at its pattern), PASS, Tribute(card) or Return(card)."""
+
+def index_action(i: int, state: Game | Observation) -> _Action:
+    """The legal action of index `i` in `state` (a Game, or the Observation of the seat to act)."""
+
+def describe_index(i: int) -> str:
+    """A short text of what index `i` stands for."""
+
+def index_fields(i: int) -> _IndexFields:
+    """The fields of index `i` as a dict: `type` ("pass", "play", "tribute",
+    "return"), and for a play `kind`, `rank`, `size`, `suit`, `wildcards`,
+    `naturals` (15 counts by rank), for a tribute or return `card`."""
 
 # ---------------------------------------------------------------- simulation
 

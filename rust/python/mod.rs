@@ -9,6 +9,7 @@ mod cards;
 mod game;
 mod observation;
 mod results;
+mod rl;
 mod rules;
 mod search;
 
@@ -25,6 +26,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 use results::*;
+use rl::*;
 use rules::*;
 use search::*;
 
@@ -113,6 +115,12 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(sample_hands, m)?)?;
     m.add_function(wrap_pyfunction!(policy_action, m)?)?;
+    m.add_function(wrap_pyfunction!(action_index, m)?)?;
+    m.add_function(wrap_pyfunction!(index_action, m)?)?;
+    m.add_function(wrap_pyfunction!(describe_index, m)?)?;
+    m.add_function(wrap_pyfunction!(index_fields, m)?)?;
+    m.add("ACTION_SIZE", crate::rl::SIZE)?;
+    m.add("PASS_INDEX", crate::rl::PASS_INDEX)?;
     m.add("KINDS", PyTuple::new(py, KINDS.map(|k| k.name()))?)?;
     m.add("GuandanError", py.get_type::<GuandanError>())?;
     m.add("InvalidCardError", py.get_type::<InvalidCardError>())?;
