@@ -31,8 +31,8 @@ def play_random(state: pyspiel.State, rng: np.random.Generator, moves: int | Non
     "params",
     [
         {},
-        {"level": "A", "declarer": 0, "a_pass": "double_down", "a_max_attempts": 0, "num_deals": 50},
-        {"upgrade": "4,2,1", "joker_pair_in_full_house": False, "return_max_rank": "any"},
+        {"level": 14, "declarer": 0, "a_pass": "double_down", "a_max_attempts": 0, "num_deals": 50},
+        {"upgrade_2": 4, "upgrade_3": 2, "joker_pair_in_full_house": False, "return_max_rank": 0},
     ],
 )
 def test_passes_openspiels_random_simulation_test(params: dict[str, object]) -> None:
@@ -78,7 +78,7 @@ def test_tensors_are_the_seats_view() -> None:
 
 
 def test_pickle_round_trip_of_game_and_states() -> None:
-    game = pyspiel.load_game("python_guandan", {"level": "7"})
+    game = pyspiel.load_game("python_guandan", {"level": 7})
     again = pickle.loads(pickle.dumps(game))
     assert str(again) == str(game)
     rng = np.random.default_rng(4)
@@ -138,6 +138,6 @@ def test_bad_actions_raise_and_change_nothing() -> None:
 
 
 def test_bad_parameters_are_refused() -> None:
-    for params in ({"upgrade": "3,2"}, {"declarer": 2}, {"num_deals": 0}, {"level": "Z"}, {"a_pass": "never"}):
+    for params in ({"upgrade_4": -1}, {"declarer": 2}, {"num_deals": 0}, {"level": 15}, {"a_pass": "never"}):
         with pytest.raises(gf.GuandanError):
             pyspiel.load_game("python_guandan", params)

@@ -55,7 +55,8 @@ def test_seed_test() -> None:
 
 def test_parallel_form_passes_parallel_api_and_seed_tests() -> None:
     parallel_api_test(gpz.parallel_env(), num_cycles=1000)
-    parallel_seed_test(gpz.parallel_env, num_cycles=500)
+    # The seed test samples unmasked actions: the first illegal one ends both episodes alike.
+    run_allowing(lambda: parallel_seed_test(gpz.parallel_env, num_cycles=500), ["Illegal move made"])
 
 
 def play_episode(env: gpz.GuandanAECEnv, seed: int, rng_seed: int) -> tuple[list[int], dict[str, float]]:

@@ -9,7 +9,7 @@ declaring (-1: nobody, a game's first deal), so without tribute.
   ``0..num_deals-1``) deals ``gf.Game(seed=k)``'s shuffle and leader.
 - Actions are the fixed indices of `guandan_fast.actions`
   (``num_distinct_actions = actions.SIZE``); ``action_to_string`` is
-  `actions.describe`.
+  `actions.describe` followed by ``#index``.
 - Returns at the end: each seat of the first finisher's team gets the levels
   it gained, the others minus that (zero-sum).
 - ``observation_tensor``: a one-hot of the observing seat, then
@@ -21,10 +21,11 @@ declaring (-1: nobody, a game's first deal), so without tribute.
   `gf.sample_hands` (uniform over the deals the seat's knowledge allows) and
   replays the deal's moves, so OpenSpiel's IS-MCTS runs on it.
 
-Parameters: ``num_deals`` (int), ``level`` (rank text), ``declarer`` (-1, 0
-or 1) and the rule options of `gf.Rules`: ``upgrade`` ("3,2,1": levels for
-the partner 2nd, 3rd, 4th), ``a_pass``, ``a_max_attempts`` (0: unlimited),
-``a_fail_reset``, ``return_max_rank`` ("any": none), ``joker_pair_in_full_house``.
+Parameters (ranks are integers 2..14, 11 = J .. 14 = A, as OpenSpiel's game
+strings would read a rank "2" as a number): ``num_deals``, ``level``,
+``declarer`` (-1, 0 or 1) and the rule options of `gf.Rules`: ``upgrade_2``, ``upgrade_3``, ``upgrade_4``
+(levels gained when the first finisher's partner is 2nd, 3rd, 4th), ``a_pass``, ``a_max_attempts`` (0: unlimited),
+``a_fail_reset``, ``return_max_rank`` (0: none), ``joker_pair_in_full_house``.
 """
 
 from __future__ import annotations
@@ -45,13 +46,15 @@ MAX_DECISIONS = 108 * 4
 
 _DEFAULTS: dict[str, Any] = {
     "num_deals": 1 << 16,
-    "level": "2",
+    "level": 2,
     "declarer": -1,
-    "upgrade": "3,2,1",
+    "upgrade_2": 3,
+    "upgrade_3": 2,
+    "upgrade_4": 1,
     "a_pass": "partner_not_last",
     "a_max_attempts": 3,
-    "a_fail_reset": "2",
-    "return_max_rank": "T",
+    "a_fail_reset": 2,
+    "return_max_rank": 10,
     "joker_pair_in_full_house": True,
 }
 
@@ -73,22 +76,23 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
+def rank_text(value: object) -> str:
+    """The rank text of a rank parameter: 2..14 (11 = J, 12 = Q, 13 = K, 14 = A)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 2 <= value <= 14:
+        raise InvalidArgumentError(f"a rank parameter is an integer 2..14 (14 = A), got {value!r}")
+    return "23456789TJQKA"[value - 2]
+
+
 def rules_from_params(params: dict[str, Any]) -> gf.Rules:
     """The `gf.Rules` the game parameters ask for."""
-    try:
-        parts = [int(x) for x in str(params["upgrade"]).split(",")]
-    except ValueError:
-        parts = []
-    if len(parts) != 3:
-        raise InvalidArgumentError(f"upgrade must be three integers like '3,2,1', got {params['upgrade']!r}")
     attempts = int(params["a_max_attempts"])
-    rmax = str(params["return_max_rank"])
+    rmax = int(params["return_max_rank"])
     return gf.Rules(
-        upgrade={2: parts[0], 3: parts[1], 4: parts[2]},
+        upgrade={place: int(params[f"upgrade_{place}"]) for place in (2, 3, 4)},
         a_pass=str(params["a_pass"]),
         a_max_attempts=None if attempts == 0 else attempts,
-        a_fail_reset=str(params["a_fail_reset"]),
-        return_max_rank=None if rmax == "any" else rmax,
+        a_fail_reset=rank_text(params["a_fail_reset"]),
+        return_max_rank=None if rmax == 0 else rank_text(rmax),
         joker_pair_in_full_house=bool(params["joker_pair_in_full_house"]),
     )
 
@@ -102,7 +106,7 @@ class GuandanGame(pyspiel.Game):  # type: ignore[misc]
         self.num_deals = int(merged["num_deals"])
         if not 1 <= self.num_deals <= 2**31 - 1:
             raise InvalidArgumentError(f"num_deals must be in 1..2**31-1, got {self.num_deals}")
-        self.level = str(merged["level"])
+        self.level = rank_text(merged["level"])
         declarer = int(merged["declarer"])
         if declarer not in (-1, 0, 1):
             raise InvalidArgumentError(f"declarer must be -1, 0 or 1, got {declarer}")
@@ -198,7 +202,7 @@ class GuandanState(pyspiel.State):  # type: ignore[misc]
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"Deal {action}"
-        return actions.describe(action)
+        return f"{actions.describe(action)} #{action}"  # the index keeps texts of one pattern apart
 
     def is_terminal(self) -> bool:
         return self.game is not None and self.game.phase != "play"

@@ -4,8 +4,8 @@
   illegal move ends the episode, the mover losing; an action outside the
   space is an assertion error; calls out of order are refused);
 - `raw_env()`: the bare AEC env, whose bad actions raise this package's errors;
-- `parallel_env()`: the turn-based parallel form (PettingZoo's own
-  conversion: every live agent gives an action, the one to act is applied);
+- `parallel_env()`: the turn-based parallel form of `env()` (PettingZoo's
+  own conversion: every live agent gives an action, the one to act is applied);
 - `vector_env()`: many tables at once on `guandan_fast.VectorEnv`, with the
   AEC env's observation dict, one acting agent per table.
 
@@ -169,5 +169,8 @@ def env(**kwargs: Any) -> AECEnv:
 
 
 def parallel_env(**kwargs: Any) -> Any:
-    """The turn-based parallel form (``infos[agent]["active_agent"]`` names who acts next)."""
-    return turn_based_aec_to_parallel(raw_env(**kwargs))
+    """The turn-based parallel form of `env()` (PettingZoo's conversion): every
+    live agent gives an action, the acting one's is applied, and
+    ``infos[agent]["active_agent"]`` names who acts next. As in `env()`, an
+    illegal action ends the episode with the mover losing."""
+    return turn_based_aec_to_parallel(env(**kwargs))

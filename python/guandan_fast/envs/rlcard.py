@@ -13,9 +13,9 @@ feature), ``"raw_obs"`` (the `gf.Observation`), ``"raw_legal_actions"`` (the
 `actions.describe` texts) and ``"action_record"``. The action feature
 (``get_action_feature``, ``action_shape`` = 54) is a function of the index
 alone, as RLCard's DMC trainer needs: the 54 card counts of the action's
-pattern made from the lowest-face cards of each rank (hearts first, the
-level's heart as the wildcard), at the level of the deal being played;
-zeros for a pass. ``get_payoffs`` gives each seat's summed reward over the
+pattern made from the lowest faces of each rank (hearts first, the level's
+heart as the wildcard), at the level of the deal being played; zeros for a
+pass. ``get_payoffs`` gives each seat's summed reward over the
 episode (see docs/environments.md).
 """
 
@@ -40,35 +40,42 @@ ENV_ID = "guandan"
 _FEATURES: dict[str, np.ndarray] = {}
 
 
+_RANKS = "23456789TJQKA"
+_SUITS = "hscd"
+
+
 def action_features(level: str) -> np.ndarray:
-    """The action feature of every index at `level`: (SIZE, 54) int8, built once per level."""
+    """The action feature of every index at `level`: (SIZE, 54) int8, built once per level.
+
+    A play's natural cards take the lowest faces of their rank (hearts first,
+    two copies a face; the level rank's hearts last, as they are its
+    wildcards), a straight flush's its suit; its wildcards are the level's
+    heart. A tribute or return is its one card; a pass is zeros.
+    """
     table = _FEATURES.get(level)
     if table is None:
+        lv = _RANKS.index(level)
         table = np.zeros((actions.SIZE, 54), np.int8)
-        seen = np.zeros(actions.SIZE, bool)
-        # Seat 0 leads holding all but three cards (the other seats must hold
-        # one each): every play pattern is then legal, made from the lowest-face
-        # cards of each rank. Two such hands, with different cards left out,
-        # cover the patterns that need every copy of a rank.
-        for left_out in ((0, 1, 2), (4, 5, 6)):
-            one = np.eye(54, dtype=np.uint8)
-            others = [gf.Hand.from_counts(one[k]) for k in left_out]
-            deck = np.full(54, 2, np.uint8) - one[list(left_out)].sum(axis=0).astype(np.uint8)
-            game = gf.Game(hands=[gf.Hand.from_counts(deck), *others], leader=0, levels=(level, level))
-            for i in game.legal_action_indices():
-                if not seen[i]:
-                    seen[i] = True
-                    move = actions.action(int(i), game)
-                    if isinstance(move, gf.Combo):
-                        table[i] = move.cards.to_array()
-        for card in range(54):  # tribute and return indices: the one card
-            for make in (gf.Tribute, gf.Return):
-                face = gf.Hand.from_counts(np.eye(54, dtype=np.uint8)[card])
-                try:
-                    i = actions.index(make(next(iter(face))), level)
-                except gf.GuandanError:
-                    continue
-                table[i, card] = 1
+        for i in range(actions.SIZE):
+            f = actions.fields(i)
+            if f["type"] == "play":
+                suit = f["suit"]
+                for r, n in enumerate(f["naturals"]):  # type: ignore[arg-type]
+                    if n == 0:
+                        continue
+                    if r >= 13:  # BJ, RJ
+                        table[i, 52 + r - 13] = n
+                        continue
+                    order = [_SUITS.index(suit)] if suit else ([1, 2, 3, 0] if r == lv else [0, 1, 2, 3])
+                    for s_ in order:
+                        take = min(n, 2)
+                        table[i, 4 * r + s_] = take
+                        n -= take
+                        if n == 0:
+                            break
+                table[i, 4 * lv] += f["wildcards"]  # type: ignore[operator]
+            elif f["type"] in ("tribute", "return"):
+                table[i, gf.Hand([f["card"]]).to_array().argmax()] = 1  # type: ignore[list-item]
         _FEATURES[level] = table
     return table
 
