@@ -29,6 +29,8 @@ from typing import Any, Sequence
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
 
 import guandan_fast as gf
 from guandan_fast import actions
@@ -161,6 +163,91 @@ class GuandanEnv(gymnasium.Env):  # type: ignore[misc]
             print(text)
             return None
         return text
+
+
+def _index_array(values: Any, n: int) -> np.ndarray:
+    """`values` as an int64 array of `n` action indices; anything else raises InvalidArgumentError."""
+    arr = np.asarray(values)
+    if arr.shape != (n,) or not np.issubdtype(arr.dtype, np.integer):
+        raise InvalidArgumentError(f"actions must be {n} integer indices, got {arr.dtype} of shape {arr.shape}")
+    return arr.astype(np.int64, copy=False)
+
+
+class GuandanVectorEnv(VectorEnv):  # type: ignore[misc]
+    """`num_envs` tables of `GuandanEnv` at once, stepped natively by `guandan_fast.VectorEnv`.
+
+    Observations (num_envs, size) float32; ``infos["action_mask"]``
+    (num_envs, SIZE) int8 and ``infos["seat"]`` (the acting learner seat of
+    each table); rewards are the learner team's. A table whose episode ends
+    starts the next one in the same step (Gymnasium's ``SAME_STEP``
+    autoreset: the observation returned is the new episode's first, and
+    ``infos["reset"]`` marks those tables). ``reset(seed=s)`` restarts every
+    table from seed `s` (table i's episodes are seeded from ``(s, i, episode)``).
+    An illegal action raises `IllegalMoveError` and no table moves.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(
+        self,
+        num_envs: int = 8,
+        *,
+        opponents: Sequence[str | None] = DEFAULT_OPPONENTS,
+        rules: gf.Rules | None = None,
+        unit: str = "deal",
+        reward: str = "deal",
+        observation: str = "danzero",
+        threads: int = 0,
+        seed: int = 0,
+    ) -> None:
+        self.opponents = check_opponents(opponents)
+        self.team = next(s for s, o in enumerate(self.opponents) if o is None) % 2
+        self._options = {
+            "threads": threads,
+            "rules": rules,
+            "unit": unit,
+            "opponents": list(self.opponents),
+            "observation": observation,
+            "reward": reward,
+        }
+        self._native = gf.VectorEnv(num_envs, seed=seed, **self._options)
+        self.num_envs = num_envs
+        low, high = observation_bounds(observation, self._native_rules(rules))
+        self.single_observation_space = spaces.Box(low, high, dtype=np.float32)
+        self.single_action_space = spaces.Discrete(actions.SIZE)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+
+    @staticmethod
+    def _native_rules(rules: gf.Rules | None) -> gf.Rules:
+        return rules if rules is not None else gf.Rules()
+
+    def _infos(self, out: dict[str, np.ndarray]) -> dict[str, Any]:
+        return {
+            "action_mask": out["mask"].view(np.int8).copy(),
+            "seat": out["seat"].copy(),
+            "reset": out["reset"].copy(),
+        }
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        if seed is not None:
+            self._native.close()
+            self._native = gf.VectorEnv(self.num_envs, seed=seed, **self._options)
+        out = self._native.reset()
+        return out["obs"].copy(), self._infos(out)
+
+    def step(self, actions_: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        out = self._native.step(_index_array(actions_, self.num_envs))
+        reward = out["reward"][:, self.team].astype(np.float64)
+        return out["obs"].copy(), reward, out["terminated"].copy(), out["truncated"].copy(), self._infos(out)
+
+    @property
+    def native(self) -> Any:
+        """The `guandan_fast.VectorEnv` underneath (``episode(i)`` rebuilds table i's episode as a Game)."""
+        return self._native
+
+    def close_extras(self, **kwargs: Any) -> None:
+        self._native.close()
 
 
 def _register() -> None:

@@ -6,8 +6,9 @@
 - `raw_env()`: the bare AEC env, whose bad actions raise this package's errors;
 - `parallel_env()`: the turn-based parallel form of `env()` (PettingZoo's
   own conversion: every live agent gives an action, the one to act is applied);
-- `vector_env()`: many tables at once on `guandan_fast.VectorEnv`, with the
-  AEC env's observation dict, one acting agent per table.
+- `vector_env()`: many self-play tables at once on `guandan_fast.VectorEnv`
+  (PettingZoo has no vector API: this batches the AEC env's observation
+  dict, one acting agent per table).
 
 Agents ``player_0`` .. ``player_3`` (seat i; seats 0 and 2 are a team).
 Each observation is a dict: ``"observation"`` (the encoding ``observation``
@@ -33,7 +34,7 @@ import guandan_fast as gf
 from guandan_fast import actions
 from guandan_fast.envs._episode import AGENTS, Episode, observation_bounds
 
-__all__ = ["GuandanAECEnv", "env", "parallel_env", "raw_env"]
+__all__ = ["GuandanAECEnv", "GuandanVectorAECEnv", "env", "parallel_env", "raw_env", "vector_env"]
 
 
 class GuandanAECEnv(AECEnv):  # type: ignore[misc]
@@ -174,3 +175,88 @@ def parallel_env(**kwargs: Any) -> Any:
     ``infos[agent]["active_agent"]`` names who acts next. As in `env()`, an
     illegal action ends the episode with the mover losing."""
     return turn_based_aec_to_parallel(env(**kwargs))
+
+
+class GuandanVectorAECEnv:
+    """`num_envs` four-agent tables at once on `guandan_fast.VectorEnv`, AEC-style.
+
+    PettingZoo has no vector API; this keeps the AEC env's spaces and
+    observation dict, batched: `agent_selection` is the acting seat of each
+    table (int8, (num_envs,); agent ``AGENTS[seat]``), `last()` returns the
+    acting agents' observation dict (``"observation"`` (num_envs, size),
+    ``"action_mask"`` (num_envs, SIZE) int8), the rewards of the last step
+    per table and agent ((num_envs, 4): every agent's, not only the actor's),
+    terminations, truncations and infos (``"reset"``: the table started its
+    next episode in that step, and the observation is that episode's first).
+    `step(actions)` takes one index per table. The arrays are copies.
+    """
+
+    metadata = GuandanAECEnv.metadata
+
+    def __init__(
+        self,
+        num_envs: int = 8,
+        *,
+        rules: gf.Rules | None = None,
+        unit: str = "deal",
+        reward: str = "deal",
+        observation: str = "danzero",
+        threads: int = 0,
+        seed: int = 0,
+    ) -> None:
+        single = GuandanAECEnv(rules=rules, unit=unit, reward=reward, observation=observation)
+        self.possible_agents = list(AGENTS)
+        self.observation_spaces = single.observation_spaces
+        self.action_spaces = single.action_spaces
+        self.num_envs = num_envs
+        self._options = {"threads": threads, "rules": rules, "unit": unit, "observation": observation, "reward": reward}
+        self._native = gf.VectorEnv(num_envs, seed=seed, **self._options)
+        self._out: dict[str, np.ndarray] | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    @property
+    def native(self) -> Any:
+        """The `guandan_fast.VectorEnv` underneath."""
+        return self._native
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Starts every table (from seed `seed` when given)."""
+        if seed is not None:
+            self._native.close()
+            self._native = gf.VectorEnv(self.num_envs, seed=seed, **self._options)
+        self._out = self._native.reset()
+
+    def _current(self) -> dict[str, np.ndarray]:
+        if self._out is None:
+            raise gf.InvalidStateError("call reset() first")
+        return self._out
+
+    @property
+    def agent_selection(self) -> np.ndarray:
+        return self._current()["seat"].copy()
+
+    def last(self) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        out = self._current()
+        obs = {"observation": out["obs"].copy(), "action_mask": out["mask"].view(np.int8).copy()}
+        return obs, out["reward"].copy(), out["terminated"].copy(), out["truncated"].copy(), {"reset": out["reset"].copy()}
+
+    def step(self, actions_: Any) -> None:
+        """Plays one index per table for its acting agent; an illegal one raises and no table moves."""
+        self._current()
+        arr = np.asarray(actions_)
+        if arr.shape != (self.num_envs,) or not np.issubdtype(arr.dtype, np.integer):
+            raise gf.InvalidArgumentError(f"actions must be {self.num_envs} integer indices, got {arr.dtype} of shape {arr.shape}")
+        self._out = self._native.step(arr.astype(np.int64, copy=False))
+
+    def close(self) -> None:
+        self._native.close()
+
+
+def vector_env(num_envs: int = 8, **kwargs: Any) -> GuandanVectorAECEnv:
+    """`num_envs` self-play tables at once (see `GuandanVectorAECEnv`)."""
+    return GuandanVectorAECEnv(num_envs, **kwargs)
