@@ -145,3 +145,57 @@ def test_constructor_refuses_bad_opponents() -> None:
         ggym.GuandanEnv(opponents="greedy")
     with pytest.raises(gf.InvalidArgumentError, match="illegal_action"):
         ggym.GuandanEnv(illegal_action="ignore")
+
+
+def vector_run(env: ggym.GuandanVectorEnv, steps: int, seed: int) -> list[tuple[np.ndarray, ...]]:
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset(seed=seed)
+    seen = [(obs, info["action_mask"])]
+    for _ in range(steps):
+        a = np.array([random_legal(m, rng) for m in info["action_mask"]], np.int64)
+        obs, reward, terminated, truncated, info = env.step(a)
+        assert obs.shape == (env.num_envs, 513) and reward.shape == (env.num_envs,)
+        assert env.single_observation_space.contains(obs[0]) and not truncated.any()
+        seen.append((obs, reward, terminated, info["action_mask"], info["seat"]))
+    return seen
+
+
+def test_vector_env_tables_are_games_with_the_learner_to_act() -> None:
+    env = ggym.GuandanVectorEnv(4, opponents=[None, "random", None, "random"])
+    seen = vector_run(env, 30, seed=2)
+    _, _, _, mask, seat = seen[-1]
+    for i in range(env.num_envs):
+        g = env.native.episode(i)
+        assert g.current_player == seat[i] and seat[i] % 2 == 0
+        np.testing.assert_array_equal(mask[i], g.legal_action_mask())
+
+
+def test_vector_env_seeds_give_the_same_episodes() -> None:
+    a = vector_run(ggym.GuandanVectorEnv(3), 40, seed=7)
+    b = vector_run(ggym.GuandanVectorEnv(3), 40, seed=7)
+    assert all(all(np.array_equal(x, y) for x, y in zip(p, q)) for p, q in zip(a, b))
+    rewards = np.stack([r[1] for r in a[1:]])
+    ends = np.stack([r[2] for r in a[1:]])
+    assert (rewards[~ends] == 0).all() and set(np.abs(rewards[ends]).tolist()) <= {1.0, 2.0, 3.0}
+
+
+def test_vector_env_refuses_bad_actions_and_moves_no_table() -> None:
+    env = ggym.GuandanVectorEnv(2)
+    _, info = env.reset(seed=1)
+    before = [env.native.episode(i).position() for i in range(2)]
+    illegal = int(np.flatnonzero(info["action_mask"][1] == 0)[0])
+    good = random_legal(info["action_mask"][0], np.random.default_rng(0))
+    with pytest.raises(gf.IllegalMoveError):
+        env.step(np.array([good, illegal]))
+    for bad in (np.array([good]), np.array([0.0, 0.0]), [[good, good]]):
+        with pytest.raises(gf.InvalidArgumentError):
+            env.step(bad)
+    assert [env.native.episode(i).position() for i in range(2)] == before
+
+
+def test_make_vec_uses_the_native_vector_env() -> None:
+    envs = gymnasium.make_vec(ggym.ENV_ID, num_envs=3, vectorization_mode="vector_entry_point")
+    assert isinstance(envs.unwrapped, ggym.GuandanVectorEnv)
+    obs, info = envs.reset(seed=0)
+    assert obs.shape == (3, 513) and info["action_mask"].shape == (3, actions.SIZE)
+    envs.close()

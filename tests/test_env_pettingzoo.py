@@ -189,3 +189,22 @@ def test_constructor_refuses_bad_options() -> None:
         gpz.raw_env(reward="game")  # a deal has no game winner
     with pytest.raises(gf.InvalidRulesError):
         gpz.raw_env(rules="tournament")
+
+
+def test_vector_form_batches_the_aec_view() -> None:
+    env = gpz.vector_env(3, seed=4)
+    env.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        obs, rewards, terminations, truncations, infos = env.last()
+        seats = env.agent_selection
+        assert obs["observation"].shape == (3, 513) and obs["action_mask"].dtype == np.int8
+        assert rewards.shape == (3, 4) and (rewards.sum(axis=1) == 0).all()
+        for i in range(3):
+            g = env.native.episode(i)
+            assert g.current_player == seats[i]
+            np.testing.assert_array_equal(obs["action_mask"][i], g.legal_action_mask())
+        env.step(np.array([random_legal(m, rng) for m in obs["action_mask"]]))
+    with pytest.raises(gf.InvalidArgumentError):
+        env.step(np.zeros(2, np.int64))
+    env.close()
