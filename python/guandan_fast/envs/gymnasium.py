@@ -74,7 +74,7 @@ class GuandanEnv(gymnasium.Env):  # type: ignore[misc]
     raises `InvalidStateError`.
     """
 
-    metadata = {"render_modes": ["human", "ansi"], "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 4}
 
     def __init__(
         self,

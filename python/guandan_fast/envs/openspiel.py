@@ -89,7 +89,7 @@ def rules_from_params(params: dict[str, Any]) -> gf.Rules:
     rmax = int(params["return_max_rank"])
     return gf.Rules(
         upgrade={place: int(params[f"upgrade_{place}"]) for place in (2, 3, 4)},
-        a_pass=str(params["a_pass"]),
+        a_pass=str(params["a_pass"]),  # type: ignore[arg-type]
         a_max_attempts=None if attempts == 0 else attempts,
         a_fail_reset=rank_text(params["a_fail_reset"]),
         return_max_rank=None if rmax == 0 else rank_text(rmax),

@@ -40,7 +40,7 @@ __all__ = ["GuandanAECEnv", "GuandanVectorAECEnv", "env", "parallel_env", "raw_e
 class GuandanAECEnv(AECEnv):  # type: ignore[misc]
     """The four-seat AEC environment (see the module docstring)."""
 
-    metadata = {"name": "guandan_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+    metadata: dict[str, Any] = {"name": "guandan_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
 
     def __init__(
         self,

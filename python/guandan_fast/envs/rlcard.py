@@ -59,8 +59,9 @@ def action_features(level: str) -> np.ndarray:
         for i in range(actions.SIZE):
             f = actions.fields(i)
             if f["type"] == "play":
-                suit = f["suit"]
-                for r, n in enumerate(f["naturals"]):  # type: ignore[arg-type]
+                suit = str(f["suit"]) if f["suit"] else None
+                naturals: list[int] = list(f["naturals"])  # type: ignore[call-overload]
+                for r, n in enumerate(naturals):
                     if n == 0:
                         continue
                     if r >= 13:  # BJ, RJ
@@ -111,8 +112,9 @@ class GuandanRLCardGame:
     def step(self, action: Any) -> tuple[dict[str, Any], int]:
         """Applies an action index, or a ``raw_legal_actions`` text; bad ones raise and change nothing."""
         if isinstance(action, str):
-            legal = self.episode.game.legal_action_indices() if self.episode.game is not None else []
-            by_text = {actions.describe(int(i)): int(i) for i in legal}
+            g = self.episode.game
+            legal: list[int] = [int(i) for i in g.legal_action_indices()] if g is not None else []
+            by_text = {actions.describe(i): i for i in legal}
             if action not in by_text:
                 raise gf.IllegalMoveError(f"{action!r} is not one of the legal actions {sorted(by_text)}")
             action = by_text[action]
