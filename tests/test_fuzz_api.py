@@ -216,6 +216,9 @@ VALID: dict[str, list[Any]] = {
     "layout": [gf.OBSERVATION_LAYOUT],
     "bots": [[gf.RandomBot() for _ in range(4)]],
     "rollout": ["greedy", "random"],
+    "i": [0, 1, 2000, 2320],
+    "out": [None],
+    "observations": [[OBS], [OBS, GAMES["tribute"].observation(0)]],
 }
 
 
@@ -314,6 +317,17 @@ SPECS: list[Spec] = [
     Spec("encode_observation", fn(gf.encode_observation), ("obs",), 1),
     Spec("danzero_state", fn(gf.danzero_state), ("obs",), 1),
     Spec("field", fn(gf.field), ("vector", "name", "layout"), 2),
+    Spec("encode_observations", fn(gf.encode_observations), ("observations", "out"), 1),
+    Spec("danzero_states", fn(gf.danzero_states), ("observations", "out"), 1),
+    # the action space
+    Spec("actions.index", fn(gf.actions.index), ("action", "level"), 1),
+    Spec("actions.action", fn(gf.actions.action), ("i", "state"), 2),
+    Spec("actions.describe", fn(gf.actions.describe), ("i",), 1),
+    Spec("actions.fields", fn(gf.actions.fields), ("i",), 1),
+    *[Spec(f"Game.legal_action_mask[{k}]", method("legal_action_mask"), ("out",), 0, subject=k) for k in GAMES],
+    *[Spec(f"Game.apply_index[{k}]", method("apply_index"), ("i",), 1, subject=k) for k in GAMES],
+    *[Spec(f"Game.legal_action_rows[{k}]", lambda g: lambda: (g.legal_action_rows(), g.legal_action_indices()), subject=k) for k in GAMES],
+    Spec("Observation.legal_action_mask", lambda _: OBS.legal_action_mask, ("out",), 0),
     Spec("RandomBot", lambda _: lambda *a, **k: gf.RandomBot(*a, **k).act(GAMES["play"].clone()), ("seed",), 0, ("mode",)),
     Spec("MCBot", lambda _: lambda *a, **k: gf.MCBot(*a, **k).act(GAMES["play"].clone()), ("playouts",), 0, ("seed", "threads", "rollout"),
          overrides={"playouts": small_count, "threads": small_threads}),
@@ -322,7 +336,7 @@ SPECS: list[Spec] = [
 ]
 
 #: Names of `guandan_fast.__all__` covered by the specs (constants and exception classes need no call).
-COVERED = {s.name.split(".")[0].split("[")[0] for s in SPECS} | {"Move", "Observation", "PitResult", "GreedyBot", "KINDS", "PASS", "OBSERVATION_LAYOUT", "OBSERVATION_SIZE"}
+COVERED = {s.name.split(".")[0].split("[")[0] for s in SPECS} | {"Move", "Observation", "PitResult", "GreedyBot", "KINDS", "PASS", "OBSERVATION_LAYOUT", "OBSERVATION_SIZE", "DANZERO_SIZE"}
 
 OUTCOMES: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
 

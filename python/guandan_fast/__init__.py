@@ -42,7 +42,16 @@ from guandan_fast._core import (
     simulate,
     tribute_plan,
 )
-from guandan_fast.encoding import OBSERVATION_LAYOUT, OBSERVATION_SIZE, danzero_state, encode_observation, field
+from guandan_fast.encoding import (
+    DANZERO_SIZE,
+    OBSERVATION_LAYOUT,
+    OBSERVATION_SIZE,
+    danzero_state,
+    danzero_states,
+    encode_observation,
+    encode_observations,
+    field,
+)
 
 from guandan_fast import actions  # noqa: E402
 from guandan_fast.arena import PitResult, pit  # noqa: E402
@@ -58,6 +67,7 @@ __all__ = [
     "actions",
     "OBSERVATION_LAYOUT",
     "OBSERVATION_SIZE",
+    "DANZERO_SIZE",
     "PASS",
     "Card",
     "CardsNotInHandError",
@@ -83,8 +93,10 @@ __all__ = [
     "classify",
     "count_moves",
     "danzero_state",
+    "danzero_states",
     "deal",
     "encode_observation",
+    "encode_observations",
     "evaluate",
     "field",
     "legal_moves",

@@ -6,12 +6,15 @@
 mod actions;
 mod args;
 mod cards;
+mod collect;
+mod encoders;
 mod game;
 mod observation;
 mod results;
 mod rl;
 mod rules;
 mod search;
+mod vecenv;
 
 use crate::cards::card::{self, Card};
 use crate::error::Error;
@@ -20,6 +23,8 @@ use crate::movegen::Mode;
 use actions::*;
 use args::*;
 use cards::*;
+use collect::*;
+use encoders::*;
 use game::*;
 use observation::*;
 use pyo3::exceptions::PyValueError;
@@ -29,6 +34,7 @@ use results::*;
 use rl::*;
 use rules::*;
 use search::*;
+use vecenv::*;
 
 pyo3::create_exception!(guandan_fast._core, GuandanError, PyValueError, "Base of every error the engine raises (a ValueError).");
 pyo3::create_exception!(guandan_fast._core, InvalidCardError, GuandanError, "Text or an index that is not a card.");
@@ -119,6 +125,14 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(index_action, m)?)?;
     m.add_function(wrap_pyfunction!(describe_index, m)?)?;
     m.add_function(wrap_pyfunction!(index_fields, m)?)?;
+    m.add_function(wrap_pyfunction!(encode_observation, m)?)?;
+    m.add_function(wrap_pyfunction!(danzero_state, m)?)?;
+    m.add_function(wrap_pyfunction!(encode_observations, m)?)?;
+    m.add_function(wrap_pyfunction!(danzero_states, m)?)?;
+    m.add("OBSERVATION_SIZE", crate::rl::encode::OBSERVATION_SIZE)?;
+    m.add("DANZERO_SIZE", crate::rl::encode::DANZERO_SIZE)?;
+    m.add_class::<PyVectorEnv>()?;
+    m.add_function(wrap_pyfunction!(collect_trajectories, m)?)?;
     m.add("ACTION_SIZE", crate::rl::SIZE)?;
     m.add("PASS_INDEX", crate::rl::PASS_INDEX)?;
     m.add("KINDS", PyTuple::new(py, KINDS.map(|k| k.name()))?)?;
