@@ -72,9 +72,7 @@ def observation_encoder(observation: str) -> tuple[Callable[..., np.ndarray], in
     """The encoding function and vector size of ``observation`` ("danzero" or "guandan")."""
     check_choice("observation", observation, ("danzero", "guandan"))
     if observation == "danzero":
-        from guandan_fast.encoding import DANZERO_STATE_SIZE
-
-        return gf.danzero_state, DANZERO_STATE_SIZE
+        return gf.danzero_state, gf.DANZERO_SIZE
     return gf.encode_observation, gf.OBSERVATION_SIZE
 
 
@@ -88,8 +86,7 @@ def observation_bounds(observation: str, rules: gf.Rules) -> tuple[np.ndarray, n
     high = np.full(size, 2.0, np.float32)
     layout = gf.OBSERVATION_LAYOUT
     high[layout["hand_sizes"]] = 28 / 27
-    attempts = rules.a_max_attempts
-    high[layout["a_fails"]] = 255.0 if attempts is None else max(attempts - 1, 0)
+    high[layout["a_fails"]] = 3.0  # counts clipped to 3
     return low, high
 
 
@@ -172,7 +169,7 @@ class Episode:
     def play_policy(self, policy: str, seed: int) -> np.ndarray:
         """Lets the built-in `policy` (as `gf.policy_action`) act for the seat to act; returns the rewards."""
         g = self._running()
-        g.apply(gf.policy_action(g, policy, seed=seed))
+        g.apply(gf.policy_action(g, policy, seed=seed, threads=1))
         return self._settle(g)
 
     def _running(self) -> gf.Game:
