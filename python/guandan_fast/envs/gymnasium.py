@@ -230,10 +230,7 @@ class GuandanVectorEnv(VectorEnv):  # type: ignore[misc]
         }
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
-        if seed is not None:
-            self._native.close()
-            self._native = gf.VectorEnv(self.num_envs, seed=seed, **self._options)
-        out = self._native.reset()
+        out = self._native.reset(seed=seed)
         return out["obs"].copy(), self._infos(out)
 
     def step(self, actions_: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:

@@ -226,10 +226,7 @@ class GuandanVectorAECEnv:
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Starts every table (from seed `seed` when given)."""
-        if seed is not None:
-            self._native.close()
-            self._native = gf.VectorEnv(self.num_envs, seed=seed, **self._options)
-        self._out = self._native.reset()
+        self._out = self._native.reset(seed=seed)
 
     def _current(self) -> dict[str, np.ndarray]:
         if self._out is None:
