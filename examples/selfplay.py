@@ -1,17 +1,19 @@
 """Self-play training on the native vector env, in numpy alone, until it beats random play.
 
-A Deep-Monte-Carlo-style learner (as DouZero and DanZero train, here with a
-bilinear model instead of a deep net): the value of playing action ``a`` in
-state ``s`` is ``phi(a) . W . x(s)``, where ``x(s)`` is ten values of the
-seat's ``guandan`` observation (the hand sizes, who made the play to beat,
-whether it leads, and 1) and ``phi(a)`` a few features of the action index
-(kind, size, rank, wildcards; pass, tribute, return). All four seats play the same
-policy (epsilon-greedy on the values) on `gf.VectorEnv` tables; when a deal
-ends, every decision of it is regressed on the level change its seat's team
-got. Every so often the greedy policy plays deals against the built-in
-``random`` policy, seats swapped as `gf.pit` does, and the win rate is the
-learning curve, saved as a picture (PNG with matplotlib installed, else SVG).
-The final policy then plays ``random`` and ``greedy``, seats swapped.
+A softmax policy over the legal actions, trained by REINFORCE in self-play:
+the logit of action ``a`` in state ``s`` is ``phi(a) . W . x(s)``, where
+``x(s)`` is ten values of the seat's ``guandan`` observation (the hand
+sizes, who made the play to beat, whether it leads, and 1) and ``phi(a)`` a
+few features of the action index (kind, size, rank, wildcards; pass,
+tribute, return). All four seats sample from the same policy on
+`gf.VectorEnv` tables; when a deal ends, each of its decisions moves ``W``
+along ``(phi(a) - E[phi]) x(s)^T`` times the level change its seat's team
+got. Every so often the most probable action is played against the
+built-in ``random`` policy, seats swapped as `gf.pit` does, and the win rate
+is the learning curve, saved as a picture (PNG with matplotlib installed,
+else SVG). The final policy then plays ``random`` and ``greedy``, seats
+swapped. On two cores it wins about 90% of deals against random within the
+first minute (docs/environments.md has the measured run).
 
     python examples/selfplay.py                  # about two minutes of training
     python examples/selfplay.py --steps 300      # a bounded run (what the test runs)
@@ -74,37 +76,47 @@ def state_features(obs: np.ndarray) -> np.ndarray:
 
 
 class Policy:
-    """The bilinear action-value model and its epsilon-greedy policy."""
+    """A softmax policy over the legal actions, logits ``phi(a) . W . x(s)``, trained by REINFORCE."""
 
     def __init__(self, seed: int) -> None:
         self.phi = action_features()
         self.w = np.zeros((self.phi.shape[1], 10), np.float32)
         self.rng = np.random.default_rng(seed)
 
-    def values(self, obs: np.ndarray) -> np.ndarray:
-        """(N, SIZE) action values of N states (``guandan`` observations)."""
-        return (state_features(obs) @ self.w.T) @ self.phi.T  # type: ignore[no-any-return]
+    def _legal(self, obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, ...]:
+        """The legal entries of every row: rows, indices, logits, the state features, row starts."""
+        rows, cols = np.nonzero(mask)
+        x = state_features(obs)
+        logits = np.einsum("kf,kf->k", (x @ self.w.T)[rows], self.phi[cols])
+        counts = np.bincount(rows, minlength=len(mask))
+        starts = np.cumsum(counts) - counts
+        return rows, cols, logits, x, starts
 
-    def act(self, obs: np.ndarray, mask: np.ndarray, epsilon: float = 0.0) -> np.ndarray:
-        """One legal action index per row: the best valued, or with probability `epsilon` a random one."""
-        noise = self.rng.random(mask.shape, dtype=np.float32)
-        v = self.values(obs) + 1e-4 * noise  # breaks ties at random
-        v[mask == 0] = -np.inf
-        best = v.argmax(axis=1)
-        explore = self.rng.random(len(obs)) < epsilon
-        if explore.any():
-            best[explore] = (noise[explore] * mask[explore]).argmax(axis=1)
-        return best.astype(np.int64)
+    def _first_best(self, rows: np.ndarray, score: np.ndarray, starts: np.ndarray) -> np.ndarray:
+        order = np.lexsort((-score, rows))  # by row, best first
+        return order[starts]  # type: ignore[no-any-return]
 
-    def update(self, obs: np.ndarray, taken: np.ndarray, target: np.ndarray, lr: float) -> float:
-        """One least-squares gradient step of the values of (obs, taken) towards `target`; the mean squared error."""
-        s = state_features(obs)
-        f = self.phi[taken]
-        q = np.einsum("bf,fo,bo->b", f, self.w, s)
-        err = q - target
-        scale = float(np.mean((f * f).sum(1) * (s * s).sum(1)))
-        self.w -= (lr / scale) * (f * err[:, None]).T @ s / len(obs)
-        return float(np.mean(err * err))
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The most probable legal action index of every row (the evaluated policy)."""
+        rows, cols, logits, _, starts = self._legal(obs, mask)
+        noise = 1e-6 * self.rng.random(len(rows))  # ties at random
+        return cols[self._first_best(rows, logits + noise, starts)].astype(np.int64)
+
+    def sample(self, obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """A sampled legal action per row, with what REINFORCE needs of it:
+        ``phi(a) - E[phi]`` (N, F) and the state features (N, 10)."""
+        rows, cols, logits, x, starts = self._legal(obs, mask)
+        gumbel = -np.log(-np.log(self.rng.random(len(rows)) + 1e-12) + 1e-12)
+        pick = self._first_best(rows, logits + gumbel, starts)
+        top = np.maximum.reduceat(logits, starts)
+        p = np.exp(logits - top[rows])
+        p /= np.add.reduceat(p, starts)[rows]
+        mean_phi = np.add.reduceat(p[:, None] * self.phi[cols], starts, axis=0)
+        return cols[pick].astype(np.int64), self.phi[cols[pick]] - mean_phi, x
+
+    def update(self, dphi: np.ndarray, x: np.ndarray, returns: np.ndarray, lr: float) -> None:
+        """One REINFORCE step: raise the log-probability of each decision in proportion to its return."""
+        self.w += lr * (dphi * returns[:, None]).T @ x / len(returns)
 
 
 def evaluate(policy: Policy, opponent: str, deals: int, seed: int, tables: int = 64) -> tuple[int, int]:
@@ -185,8 +197,7 @@ def train(
     seed: int,
     eval_every: int,
     eval_deals: int,
-    epsilon: float = 0.1,
-    lr: float = 0.05,
+    lr: float = 0.5,
     batch: int = 4096,
     log: bool = True,
 ) -> tuple[Policy, list[tuple[int, float, float, float]]]:
@@ -194,11 +205,9 @@ def train(
     env = gf.VectorEnv(tables, seed=seed, observation="guandan")
     policy = Policy(seed)
     out = env.reset()
-    trace_obs: list[list[np.ndarray]] = [[] for _ in range(tables)]
-    trace_act: list[list[int]] = [[] for _ in range(tables)]
-    trace_seat: list[list[int]] = [[] for _ in range(tables)]
+    trace: list[list[tuple[np.ndarray, np.ndarray, int]]] = [[] for _ in range(tables)]
     ret = np.zeros((tables, 4), np.float32)
-    pending: tuple[list[np.ndarray], list[int], list[float]] = ([], [], [])
+    pending: tuple[list[np.ndarray], list[np.ndarray], list[float]] = ([], [], [])
     decisions = 0
     curve: list[tuple[int, float, float, float]] = []
 
@@ -213,26 +222,23 @@ def train(
     start = time.monotonic()
     step = 0
     while (steps is None or step < steps) and (minutes is None or time.monotonic() - start < 60 * minutes):
-        obs, mask, seat = out["obs"], out["mask"], out["seat"]
-        a = policy.act(obs, mask, epsilon)
+        seat = out["seat"].copy()
+        a, dphi, x = policy.sample(out["obs"], out["mask"])
         for i in range(tables):
-            trace_obs[i].append(obs[i].copy())
-            trace_act[i].append(int(a[i]))
-            trace_seat[i].append(int(seat[i]))
+            trace[i].append((dphi[i], x[i], int(seat[i])))
         out = env.step(a)
         ret += out["reward"]
         decisions += tables
         step += 1
         for i in np.flatnonzero(out["terminated"] | out["truncated"]):
-            pending[0].extend(trace_obs[i])
-            pending[1].extend(trace_act[i])
-            pending[2].extend(float(ret[i, s]) for s in trace_seat[i])
-            trace_obs[i], trace_act[i], trace_seat[i] = [], [], []
+            for d, xs, s_ in trace[i]:
+                pending[0].append(d)
+                pending[1].append(xs)
+                pending[2].append(float(ret[i, s_]))
+            trace[i] = []
             ret[i] = 0
-        if len(pending[1]) >= batch:
-            o, t, g = np.stack(pending[0]), np.asarray(pending[1]), np.asarray(pending[2], np.float32)
-            for _ in range(4):
-                policy.update(o, t, g, lr)
+        if len(pending[2]) >= batch:
+            policy.update(np.stack(pending[0]), np.stack(pending[1]), np.asarray(pending[2], np.float32), lr)
             pending = ([], [], [])
         if step % eval_every == 0:
             measure()
