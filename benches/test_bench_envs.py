@@ -44,7 +44,8 @@ def _rate(benchmark, n, unit="steps"):
 
 def random_legal_rows(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One uniformly random legal index per row of a (N, SIZE) mask."""
-    rows, cols = np.nonzero(mask)
+    flat = np.flatnonzero(mask.view(bool).ravel())  # much faster than np.nonzero of a 2-D array
+    rows, cols = np.divmod(flat, mask.shape[1])
     counts = np.bincount(rows, minlength=len(mask))
     starts = np.cumsum(counts) - counts
     pick = starts + (rng.random(len(mask)) * counts).astype(np.int64)

@@ -85,7 +85,7 @@ class Policy:
 
     def _legal(self, obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, ...]:
         """The legal entries of every row: rows, indices, logits, the state features, row starts."""
-        rows, cols = np.nonzero(mask)
+        rows, cols = np.divmod(np.flatnonzero(mask.view(bool).ravel()), mask.shape[1])
         x = state_features(obs)
         logits = np.einsum("kf,kf->k", (x @ self.w.T)[rows], self.phi[cols])
         counts = np.bincount(rows, minlength=len(mask))
