@@ -1,0 +1,259 @@
+"""Guandan as a PettingZoo environment (extra ``pettingzoo``).
+
+- `env()`: the AEC env with PettingZoo's standard classic-game wrappers (an
+  illegal move ends the episode, the mover losing; an action outside the
+  space is an assertion error; calls out of order are refused);
+- `raw_env()`: the bare AEC env, whose bad actions raise this package's errors;
+- `parallel_env()`: the turn-based parallel form of `env()` (PettingZoo's
+  own conversion: every live agent gives an action, the one to act is applied);
+- `vector_env()`: many self-play tables at once on `guandan_fast.VectorEnv`
+  (PettingZoo has no vector API: this batches the AEC env's observation
+  dict, one acting agent per table).
+
+Agents ``player_0`` .. ``player_3`` (seat i; seats 0 and 2 are a team).
+Each observation is a dict: ``"observation"`` (the encoding ``observation``
+of docs/encodings.md, float32, of that agent's view) and ``"action_mask"``
+(int8, `guandan_fast.actions.SIZE` values, 1 on the legal actions of the
+agent to act, all zero for the others). Actions are `Discrete(actions.SIZE)`
+indices of `guandan_fast.actions`. Rewards come when a deal (or the game)
+ends, as described in docs/environments.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+import guandan_fast as gf
+from guandan_fast import actions
+from guandan_fast.envs._episode import AGENTS, Episode, observation_bounds
+
+__all__ = ["GuandanAECEnv", "GuandanVectorAECEnv", "env", "parallel_env", "raw_env", "vector_env"]
+
+
+class GuandanAECEnv(AECEnv):  # type: ignore[misc]
+    """The four-seat AEC environment (see the module docstring)."""
+
+    metadata: dict[str, Any] = {"name": "guandan_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+
+    def __init__(
+        self,
+        *,
+        rules: gf.Rules | None = None,
+        unit: str = "deal",
+        reward: str = "deal",
+        observation: str = "danzero",
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise gf.InvalidArgumentError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
+        self.episode = Episode(rules=rules, unit=unit, reward=reward, observation=observation)
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        self.agents: list[str] = []
+        low, high = observation_bounds(observation, self.episode.rules)
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(low, high, dtype=np.float32),
+                    "action_mask": spaces.Box(0, 1, (actions.SIZE,), dtype=np.int8),
+                }
+            )
+            for a in AGENTS
+        }
+        self.action_spaces = {a: spaces.Discrete(actions.SIZE) for a in AGENTS}
+        self.np_random, _ = seeding.np_random(None)
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    @property
+    def game(self) -> gf.Game:
+        """The `Game` being played (read it, do not change it)."""
+        return self.episode._game()
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Starts an episode: its deal seed is drawn from the env's generator, seeded by `seed` when given."""
+        if seed is not None:
+            self.np_random, _ = seeding.np_random(seed)
+        self.episode.reset(int(self.np_random.integers(0, 2**63)))
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
+        seat = self.episode.current_player
+        assert seat is not None
+        self.agent_selection = AGENTS[seat]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = AGENTS.index(agent)
+        if seat == self.episode.current_player:
+            mask = self.episode.mask().view(np.int8)
+        else:
+            mask = np.zeros(actions.SIZE, np.int8)
+        return {"observation": self.episode.observe(seat), "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        """Plays `action` (an index) for `agent_selection`; a dead agent steps with None.
+
+        Raises InvalidArgumentError (not an index), IllegalMoveError (not
+        legal now), InvalidStateError (no episode running), ValueError (a
+        dead agent given an action, as PettingZoo documents); then nothing changed.
+        """
+        if not self.agents:
+            raise gf.InvalidStateError("the episode is over and every agent has stepped: call reset()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        rewards = self.episode.step(action)
+        self._cumulative_rewards[agent] = 0.0
+        for a, r in zip(AGENTS, rewards):
+            self.rewards[a] = float(r)
+        if self.episode.over:
+            self.terminations = dict.fromkeys(AGENTS, True)
+        else:
+            seat = self.episode.current_player
+            assert seat is not None
+            self.agent_selection = AGENTS[seat]
+        self._accumulate_rewards()
+        if self.episode.over:
+            self._deads_step_first()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """The table as text (``"ansi"``), or printed (``"human"``)."""
+        if self.render_mode is None:
+            return None
+        text = str(self.game) if self.episode.game is not None else "(no episode: call reset())"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release; kept for the PettingZoo API."""
+
+    def __str__(self) -> str:
+        return "guandan_v0"
+
+
+def raw_env(**kwargs: Any) -> GuandanAECEnv:
+    """The bare AEC env: bad actions raise this package's errors and change nothing."""
+    return GuandanAECEnv(**kwargs)
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The AEC env with PettingZoo's standard classic-game wrappers.
+
+    An illegal action ends the episode: the mover gets -1, the others 0 (and
+    PettingZoo logs a warning); an action outside the space is an
+    AssertionError; stepping before reset is refused.
+    """
+    e: AECEnv = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
+
+
+def parallel_env(**kwargs: Any) -> Any:
+    """The turn-based parallel form of `env()` (PettingZoo's conversion): every
+    live agent gives an action, the acting one's is applied, and
+    ``infos[agent]["active_agent"]`` names who acts next. As in `env()`, an
+    illegal action ends the episode with the mover losing."""
+    return turn_based_aec_to_parallel(env(**kwargs))
+
+
+class GuandanVectorAECEnv:
+    """`num_envs` four-agent tables at once on `guandan_fast.VectorEnv`, AEC-style.
+
+    PettingZoo has no vector API; this keeps the AEC env's spaces and
+    observation dict, batched: `agent_selection` is the acting seat of each
+    table (int8, (num_envs,); agent ``AGENTS[seat]``), `last()` returns the
+    acting agents' observation dict (``"observation"`` (num_envs, size),
+    ``"action_mask"`` (num_envs, SIZE) int8), the rewards of the last step
+    per table and agent ((num_envs, 4): every agent's, not only the actor's),
+    terminations, truncations and infos (``"reset"``: the table started its
+    next episode in that step, and the observation is that episode's first).
+    `step(actions)` takes one index per table. The arrays are copies.
+    """
+
+    metadata = GuandanAECEnv.metadata
+
+    def __init__(
+        self,
+        num_envs: int = 8,
+        *,
+        rules: gf.Rules | None = None,
+        unit: str = "deal",
+        reward: str = "deal",
+        observation: str = "danzero",
+        threads: int = 0,
+        seed: int = 0,
+    ) -> None:
+        single = GuandanAECEnv(rules=rules, unit=unit, reward=reward, observation=observation)
+        self.possible_agents = list(AGENTS)
+        self.observation_spaces = single.observation_spaces
+        self.action_spaces = single.action_spaces
+        self.num_envs = num_envs
+        self._options = {"threads": threads, "rules": rules, "unit": unit, "observation": observation, "reward": reward}
+        self._native = gf.VectorEnv(num_envs, seed=seed, **self._options)
+        self._out: dict[str, np.ndarray] | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    @property
+    def native(self) -> Any:
+        """The `guandan_fast.VectorEnv` underneath."""
+        return self._native
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Starts every table (from seed `seed` when given)."""
+        self._out = self._native.reset(seed=seed)
+
+    def _current(self) -> dict[str, np.ndarray]:
+        if self._out is None:
+            raise gf.InvalidStateError("call reset() first")
+        return self._out
+
+    @property
+    def agent_selection(self) -> np.ndarray:
+        return self._current()["seat"].copy()
+
+    def last(self) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        out = self._current()
+        obs = {"observation": out["obs"].copy(), "action_mask": out["mask"].view(np.int8).copy()}
+        return obs, out["reward"].copy(), out["terminated"].copy(), out["truncated"].copy(), {"reset": out["reset"].copy()}
+
+    def step(self, actions_: Any) -> None:
+        """Plays one index per table for its acting agent; an illegal one raises and no table moves."""
+        self._current()
+        arr = np.asarray(actions_)
+        if arr.shape != (self.num_envs,) or not np.issubdtype(arr.dtype, np.integer):
+            raise gf.InvalidArgumentError(f"actions must be {self.num_envs} integer indices, got {arr.dtype} of shape {arr.shape}")
+        self._out = self._native.step(arr.astype(np.int64, copy=False))
+
+    def close(self) -> None:
+        self._native.close()
+
+
+def vector_env(num_envs: int = 8, **kwargs: Any) -> GuandanVectorAECEnv:
+    """`num_envs` self-play tables at once (see `GuandanVectorAECEnv`)."""
+    return GuandanVectorAECEnv(num_envs, **kwargs)

@@ -1,0 +1,210 @@
+"""The PettingZoo adapter: PettingZoo's own API and seed tests, the game it plays, its refusals."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
+
+import guandan_fast as gf
+from guandan_fast import actions
+from guandan_fast.envs import pettingzoo as gpz
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from envs_helpers import random_legal, run_allowing  # noqa: E402
+
+# What PettingZoo's api_test says of every env with dict observations (its own
+# classic card games are on a hard-coded list that silences these).
+DICT_OBS_WARNINGS = [
+    "Observation is not a NumPy array",
+    "Observation space for each agent probably should be",
+    "Action mask numpy array is all zeros",
+]
+
+
+def test_importing_the_package_imports_no_framework() -> None:
+    code = (
+        "import sys, guandan_fast, guandan_fast.envs\n"
+        "bad = [m for m in ('pettingzoo', 'gymnasium', 'pyspiel', 'rlcard', 'torch') if m in sys.modules]\n"
+        "assert not bad, bad\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+@pytest.mark.parametrize("observation", ["danzero", "guandan"])
+def test_raw_env_passes_pettingzoo_api_test(observation: str) -> None:
+    run_allowing(lambda: api_test(gpz.raw_env(observation=observation), num_cycles=1000), DICT_OBS_WARNINGS)
+
+
+def test_wrapped_env_passes_pettingzoo_api_test() -> None:
+    run_allowing(lambda: api_test(gpz.env(), num_cycles=1000), DICT_OBS_WARNINGS)
+
+
+def test_game_unit_passes_pettingzoo_api_test() -> None:
+    run_allowing(lambda: api_test(gpz.raw_env(unit="game", reward="game"), num_cycles=200), DICT_OBS_WARNINGS)
+
+
+def test_seed_test() -> None:
+    seed_test(gpz.raw_env, num_cycles=500)
+    seed_test(gpz.env, num_cycles=500)
+
+
+def test_parallel_form_passes_parallel_api_and_seed_tests() -> None:
+    parallel_api_test(gpz.parallel_env(), num_cycles=1000)
+    # The seed test samples unmasked actions: the first illegal one ends both episodes alike.
+    run_allowing(lambda: parallel_seed_test(gpz.parallel_env, num_cycles=500), ["Illegal move made"])
+
+
+def play_episode(env: gpz.GuandanAECEnv, seed: int, rng_seed: int) -> tuple[list[int], dict[str, float]]:
+    """Plays one episode with random legal actions; the indices taken and each agent's total reward."""
+    rng = np.random.default_rng(rng_seed)
+    env.reset(seed=seed)
+    taken: list[int] = []
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        i = random_legal(obs["action_mask"], rng)
+        taken.append(i)
+        env.step(i)
+    return taken, totals
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_an_episode_is_the_same_actions_applied_to_a_game(seed: int) -> None:
+    env = gpz.raw_env()
+    taken, totals = play_episode(env, seed, rng_seed=seed)
+    played = env.game
+    g = gf.Game(seed=env.episode.seed)
+    for i in taken:
+        g.apply_index(i)
+    assert g.phase == "deal_over" and g.position() == played.position()
+    result = g.last_result
+    assert result is not None
+    for seat, agent in enumerate(gpz.AGENTS):
+        sign = 1 if seat % 2 == result["winner"] else -1
+        assert totals[agent] == sign * result["gain"]
+
+
+def test_observation_is_the_encoding_of_each_agents_view() -> None:
+    env = gpz.raw_env(observation="guandan")
+    env.reset(seed=4)
+    acting = env.agent_selection
+    for seat, agent in enumerate(gpz.AGENTS):
+        obs = env.observe(agent)
+        assert obs["observation"].dtype == np.float32 and obs["action_mask"].dtype == np.int8
+        np.testing.assert_array_equal(obs["observation"], gf.encode_observation(env.game.observation(seat)))
+        if agent == acting:
+            np.testing.assert_array_equal(obs["action_mask"], env.game.legal_action_mask())
+        else:
+            assert not obs["action_mask"].any()
+
+
+def test_seeds_give_the_same_episodes_and_different_seeds_others() -> None:
+    a = play_episode(gpz.raw_env(), seed=11, rng_seed=5)
+    b = play_episode(gpz.raw_env(), seed=11, rng_seed=5)
+    assert a == b
+    e1, e2 = gpz.raw_env(), gpz.raw_env()
+    e1.reset(seed=11)
+    e2.reset(seed=12)
+    assert e1.game.position() != e2.game.position()
+
+
+def snapshot(env: gpz.GuandanAECEnv) -> tuple[object, ...]:
+    return (
+        env.game.position(),
+        len(env.game.actions),
+        env.agent_selection,
+        list(env.agents),
+        dict(env.rewards),
+        dict(env._cumulative_rewards),
+        dict(env.terminations),
+        dict(env.truncations),
+    )
+
+
+def test_bad_actions_raise_and_change_nothing() -> None:
+    env = gpz.raw_env()
+    env.reset(seed=3)
+    obs, *_ = env.last()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    before = snapshot(env)
+    with pytest.raises(gf.IllegalMoveError):
+        env.step(illegal)
+    assert snapshot(env) == before
+    for bad in (-1, actions.SIZE, 1.5, "3", None, True, [0]):
+        with pytest.raises(gf.InvalidArgumentError):
+            env.step(bad)
+        assert snapshot(env) == before
+    env.step(np.int32(random_legal(obs["action_mask"], np.random.default_rng(0))))  # numpy ints are indices
+    assert len(env.game.actions) == 1
+
+
+def test_after_the_end_only_none_steps_then_nothing() -> None:
+    env = gpz.raw_env()
+    play_episode(env, seed=8, rng_seed=8)
+    assert env.agents == []
+    with pytest.raises(gf.InvalidStateError):
+        env.step(actions.PASS_INDEX)
+    env.reset(seed=8)
+    rng = np.random.default_rng(1)
+    while not any(env.terminations.values()):
+        obs, *_ = env.last()
+        env.step(random_legal(obs["action_mask"], rng))
+    before = snapshot(env)
+    with pytest.raises(ValueError, match="only valid action is None"):
+        env.step(actions.PASS_INDEX)
+    assert snapshot(env) == before
+
+
+def test_wrapped_env_ends_the_episode_on_an_illegal_action() -> None:
+    env = gpz.env()
+    env.reset(seed=3)
+    obs, *_ = env.last()
+    mover = env.agent_selection
+    position = env.unwrapped.game.position()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    run_allowing(lambda: env.step(illegal), ["Illegal move made"])
+    assert all(env.terminations.values())
+    assert env.rewards[mover] == -1 and sum(env.rewards.values()) == -1
+    assert env.unwrapped.game.position() == position
+    env.reset(seed=3)
+    with pytest.raises(AssertionError):
+        env.step(actions.SIZE)
+
+
+def test_constructor_refuses_bad_options() -> None:
+    with pytest.raises(gf.InvalidArgumentError, match="observation"):
+        gpz.raw_env(observation="pixels")
+    with pytest.raises(gf.InvalidArgumentError, match="unit"):
+        gpz.raw_env(unit="match")
+    with pytest.raises(gf.InvalidArgumentError, match="reward"):
+        gpz.raw_env(reward="game")  # a deal has no game winner
+    with pytest.raises(gf.InvalidRulesError):
+        gpz.raw_env(rules="tournament")
+
+
+def test_vector_form_batches_the_aec_view() -> None:
+    env = gpz.vector_env(3, seed=4)
+    env.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        obs, rewards, terminations, truncations, infos = env.last()
+        seats = env.agent_selection
+        assert obs["observation"].shape == (3, 513) and obs["action_mask"].dtype == np.int8
+        assert rewards.shape == (3, 4) and (rewards.sum(axis=1) == 0).all()
+        for i in range(3):
+            g = env.native.episode(i)
+            assert g.current_player == seats[i]
+            np.testing.assert_array_equal(obs["action_mask"][i], g.legal_action_mask())
+        env.step(np.array([random_legal(m, rng) for m in obs["action_mask"]]))
+    with pytest.raises(gf.InvalidArgumentError):
+        env.step(np.zeros(2, np.int64))
+    env.close()
