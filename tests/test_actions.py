@@ -101,6 +101,15 @@ def test_size_and_fixed_entries() -> None:
     assert actions.describe(actions.TRIBUTE_BASE) == "Tribute 2h"
 
 
+def test_every_index_has_its_own_text() -> None:
+    """describe() tells every index apart (frameworks such as OpenSpiel need distinct action strings)."""
+    texts = [actions.describe(i) for i in range(actions.SIZE)]
+    assert len(set(texts)) == actions.SIZE
+    # A full house's wildcard is placed: in the pair, or in the triple.
+    both = [t for t in texts if t.startswith("FullHouse 2 over 3, 1 wildcard")]
+    assert sorted(both) == ["FullHouse 2 over 3, 1 wildcard (for 2)", "FullHouse 2 over 3, 1 wildcard (for 3)"]
+
+
 def test_round_trips_on_random_positions() -> None:
     phases: Counter[str] = Counter()
     wilds: Counter[int] = Counter()

@@ -339,6 +339,14 @@ pub fn describe(i: usize) -> Option<String> {
                             .map(String::from)
                             .collect()
                     }
+                    Kind::FullHouse => {
+                        let pair = (0..15u8).find(|&p| p != combo.rank && naturals[p as usize] > 0);
+                        let mut v = vec![rank_text(combo.rank).to_string(); (3 - naturals[combo.rank as usize].min(3)) as usize];
+                        if let Some(p) = pair {
+                            v.extend(std::iter::repeat_n(rank_text(p).to_string(), (2 - naturals[p as usize].min(2)) as usize));
+                        }
+                        v
+                    }
                     _ => Vec::new(),
                 };
                 if !filled.is_empty() {

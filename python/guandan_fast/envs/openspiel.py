@@ -9,7 +9,7 @@ declaring (-1: nobody, a game's first deal), so without tribute.
   ``0..num_deals-1``) deals ``gf.Game(seed=k)``'s shuffle and leader.
 - Actions are the fixed indices of `guandan_fast.actions`
   (``num_distinct_actions = actions.SIZE``); ``action_to_string`` is
-  `actions.describe` followed by ``#index``.
+  `actions.describe` (a distinct text per index).
 - Returns at the end: each seat of the first finisher's team gets the levels
   it gained, the others minus that (zero-sum).
 - ``observation_tensor``: a one-hot of the observing seat, then
@@ -202,7 +202,7 @@ class GuandanState(pyspiel.State):  # type: ignore[misc]
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"Deal {action}"
-        return f"{actions.describe(action)} #{action}"  # the index keeps texts of one pattern apart
+        return actions.describe(action)
 
     def is_terminal(self) -> bool:
         return self.game is not None and self.game.phase != "play"
