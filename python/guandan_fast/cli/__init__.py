@@ -142,6 +142,9 @@ def build_parser() -> Parser:
     s.add_argument("--mode", choices=("pattern", "cards"), default="pattern", help="move listing the policies choose from")
     s.add_argument("--out", type=Path, metavar="FILE", help="also write the results to FILE.json or FILE.npz")
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
+    s.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                   help="play on a Ray cluster (pip install 'guandan_fast[ray]'): ADDRESS of its head node "
+                   "(ray start --head), or none for the one Ray finds or a local one; same results")
     add_rules_arguments(s)
     s.set_defaults(func=run_simulate)
 
