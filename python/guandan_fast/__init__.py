@@ -46,6 +46,7 @@ from guandan_fast.encoding import OBSERVATION_LAYOUT, OBSERVATION_SIZE, danzero_
 
 from guandan_fast.arena import PitResult, pit  # noqa: E402
 from guandan_fast.bots import GreedyBot, MCBot, RandomBot, play_deal  # noqa: E402
+from guandan_fast.tournament import Tournament  # noqa: E402
 
 #: A move is a Combo: the cards played together with what they are declared as.
 Move = Combo
@@ -101,4 +102,5 @@ __all__ = [
     "settle_deal",
     "simulate",
     "tribute_plan",
+    "Tournament",
 ]

@@ -27,6 +27,8 @@ __all__ = [
     "evaluate",
     "sample_hands",
     "policy_action",
+    "simulate_matches",
+    "play_bot_match",
     "Rules",
     "Pass",
     "Tribute",
@@ -153,6 +155,17 @@ class _Evaluation(TypedDict):
     win_prob: NDArray[np.float64]
     stderr: NDArray[np.float64]
     count: NDArray[np.uint64]
+
+class _MatchRecord(TypedDict):
+    winner: int
+    games_won: tuple[int, int]
+    ending: Literal["played", "levels", "sudden_death"]
+    deals: int
+    levels: tuple[_RankText, _RankText]
+    seeds: list[int]
+    games: list[Game]
+
+_MatchSpecTuple = tuple[Any, Any, Rules | None, int, int | None, Literal["levels", "sudden_death"]]
 
 class _SimulateResult(TypedDict, total=False):
     """``simulate``: unit='deal' gives finish, winner, gain, actions; unit='game' gives winner, deals, actions, levels."""
@@ -719,6 +732,12 @@ def evaluate(
 
 def policy_action(game: Game, policy: str = ..., *, seed: int = ..., mode: _Mode = ..., threads: int = ...) -> _Action:
     """The action a built-in policy (random, greedy, mc:N, mc-random:N) takes for the seat to move."""
+
+def simulate_matches(specs: Iterable[_MatchSpecTuple], *, threads: int = ..., mode: _Mode = ...) -> list[_MatchRecord]:
+    """Plays matches `(policy_a, policy_b, rules, seed, limit, at_limit)` natively, split into `threads` parts, without the GIL."""
+
+def play_bot_match(spec: _MatchSpecTuple, *, mode: _Mode = ...) -> _MatchRecord:
+    """Plays one match as `simulate_matches` does, in this thread, where either side may be a bot (`act(game)`)."""
 
 def sample_hands(observation: Observation, n: int = ..., *, seed: int = ...) -> _U8:
     """Deals the cards `observation`'s seat cannot see to the other seats `n` times; an (n, 4, 54) uint8 array."""

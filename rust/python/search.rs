@@ -34,7 +34,7 @@ fn policies_or(obj: Option<&Bound<'_, PyAny>>) -> PyResult<[Policy; 4]> {
 /// Runs `work` on the shared pool without the GIL, checking for signals
 /// meanwhile: a signal handler's exception (Ctrl-C: `KeyboardInterrupt`)
 /// stops the work and is raised.
-fn interruptible<T: Send>(py: Python<'_>, work: impl FnOnce(&Stop) -> crate::error::Result<T> + Send) -> PyResult<T> {
+pub(crate) fn interruptible<T: Send>(py: Python<'_>, work: impl FnOnce(&Stop) -> crate::error::Result<T> + Send) -> PyResult<T> {
     let mut raised: Option<PyErr> = None;
     let out = py.detach(|| {
         parallel::supervise(work, &mut || match Python::attach(|py| py.check_signals()) {

@@ -1,7 +1,7 @@
 """The ``guandan-fast`` command line (also ``python -m guandan_fast``).
 
 Sub-commands: ``simulate`` (cli/simulate.py), ``eval`` (cli/evaluate.py), ``play``
-(cli/play.py), ``bench`` (cli/bench.py), ``rules`` and ``demo`` (here); the
+(cli/play.py), ``tournament`` (cli/tournament.py), ``bench`` (cli/bench.py), ``rules`` and ``demo`` (here); the
 shared options are in cli/options.py, card display and reading in cli/text.py. Every
 bad input ends with one line ``error: ...`` on stderr and exit status 2.
 """
@@ -38,6 +38,7 @@ from guandan_fast.cli.bench import run_bench
 from guandan_fast.cli.evaluate import run_eval
 from guandan_fast.cli.play import run_play
 from guandan_fast.cli.simulate import run_simulate
+from guandan_fast.cli.tournament import add_tournament_parser
 from guandan_fast.cli.text import make_console, unicode_ok
 
 __all__ = ["build_parser", "main"]
@@ -189,6 +190,8 @@ def build_parser() -> Parser:
     b.add_argument("--threads", type=threads_int, default=0, help="threads for the batch paths, 0 = all cores")
     b.set_defaults(func=run_bench)
 
+    add_tournament_parser(sub, add_rules_arguments, POLICY_HELP)
+
     r = sub.add_parser("rules", help="show the active rule options", description="Shows the rule options the other commands' flags give.")
     r.add_argument("--json", action="store_true", help="print Rules.to_dict() as JSON")
     add_rules_arguments(r)
@@ -212,7 +215,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser = build_parser()
         args = parser.parse_args(argv)
         if args.command is None:
-            raise CliError("choose a command: simulate, eval, play, bench, rules, demo (see guandan-fast --help)")
+            raise CliError("choose a command: simulate, eval, play, tournament, bench, rules, demo (see guandan-fast --help)")
         return int(args.func(args))
     except SystemExit as e:  # --help and --version
         return e.code if isinstance(e.code, int) else 0

@@ -1,0 +1,224 @@
+"""`Tournament`: a field of entrants run through one of the formats, seeded and reproducible."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Union
+
+from guandan_fast._core import InvalidArgumentError, Rules
+from guandan_fast.tournament import formats
+from guandan_fast.tournament.match import AtLimit, LocalBackend, MatchResult, Player, check_player
+
+__all__ = ["Entrant", "Tournament", "TournamentResult"]
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A named team: a built-in policy name or a Python bot, optionally of a unit (for the draw)."""
+
+    name: str
+    player: Player
+    unit: Optional[str] = None
+
+
+EntrantArg = Union[Entrant, str, Any]
+
+
+def _entrants(entrants: object, units: Optional[Sequence[Optional[str]]]) -> list[Entrant]:
+    if isinstance(entrants, (str, bytes)) or not isinstance(entrants, Iterable):
+        raise InvalidArgumentError(f"entrants must be a list of entrants (policy names, bots or Entrant), not a {type(entrants).__name__}")
+    items: list[Any] = list(entrants.items()) if isinstance(entrants, Mapping) else list(entrants)
+    if len(items) < 2:
+        raise InvalidArgumentError(f"a tournament needs at least two entrants, not {len(items)}")
+    if units is not None:
+        if isinstance(units, str) or len(list(units)) != len(items):
+            n = len(units.split(",")) if isinstance(units, str) else len(list(units))
+            raise InvalidArgumentError(f"units must give one unit per entrant ({len(items)}), not {n}")
+    out: list[Entrant] = []
+    seen: dict[str, int] = {}
+    for i, e in enumerate(items):
+        if isinstance(entrants, Mapping):
+            e = Entrant(name=str(e[0]), player=e[1])
+        elif not isinstance(e, Entrant):
+            name = e if isinstance(e, str) else getattr(e, "name", None) or type(e).__name__
+            e = Entrant(name=str(name), player=e)
+        player = check_player(e.player, f"entrant {i} ({e.name!r:.40})")
+        unit = e.unit if units is None else units[i]
+        if unit is not None and not isinstance(unit, str):
+            raise InvalidArgumentError(f"the unit of entrant {i} must be a str or None, not a {type(unit).__name__}")
+        unit = unit or None
+        name = e.name
+        if name in seen:
+            seen[name] += 1
+            name = f"{name}#{seen[name]}"
+        seen.setdefault(name, 1)
+        out.append(Entrant(name=name, player=player, unit=unit))
+    return out
+
+
+@dataclass
+class TournamentResult:
+    """A finished tournament: standings (best first), the bracket or final, and every match played."""
+
+    format: str
+    seed: int
+    entrants: list[Entrant]
+    #: One dict per entrant, best first: ``place`` and ``entrant`` (the name), plus the format's figures.
+    standings: list[dict[str, Any]]
+    #: The knockout bracket (positions, ties by round, third-place play-off), the qualify_final final, or None.
+    bracket: Optional[dict[str, Any]]
+    #: Every match in the order played: (stage, entrant a, entrant b, result).
+    matches: list[tuple[str, str, str, MatchResult]] = field(default_factory=list)
+
+    @property
+    def winner(self) -> str:
+        """The name of the entrant placed first."""
+        name: str = self.standings[0]["entrant"]
+        return name
+
+    def to_dict(self, records: bool = False) -> dict[str, Any]:
+        """The whole result as JSON-ready data; with `records`, each match's games in full (see `game_from_record`)."""
+        return {
+            "format": self.format,
+            "seed": self.seed,
+            "entrants": [{"name": e.name, "player": e.player if isinstance(e.player, str) else type(e.player).__name__, "unit": e.unit} for e in self.entrants],
+            "winner": self.winner,
+            "standings": self.standings,
+            "bracket": self.bracket,
+            "matches": [dict(stage=s, a=a, b=b, **r.to_dict(records)) for s, a, b, r in self.matches],
+        }
+
+    def to_json(self, records: bool = False) -> str:
+        """`to_dict` as JSON text."""
+        return json.dumps(self.to_dict(records), ensure_ascii=False, indent=1)
+
+
+class Tournament:
+    """A tournament of `entrants` in `format` (see `formats.FORMATS` and docs/tournaments.md).
+
+    `entrants`: policy names, bots, `Entrant`s, or a dict name -> player;
+    `units`: one unit (or None) per entrant, for the knockout draw and the
+    tables. Matches are `best_of` 1 or 3 games under `rules`; `max_deals`
+    is each match's time limit in deals, after which it ends on levels
+    (`at_limit="levels"`) or switches to sudden death (`"sudden_death"`).
+    `third_place`: a knockout third-place play-off. `qualify_deals`: the
+    deals of a qualify_final table. `rounds`: the rounds of a swiss (default
+    ceil(log2 n)). The same `seed` gives the same tournament for any
+    `threads`.
+    """
+
+    def __init__(
+        self,
+        entrants: Iterable[EntrantArg] | Mapping[str, Player],
+        *,
+        format: str = "knockout",
+        best_of: int = 1,
+        rules: Optional[Rules] = None,
+        max_deals: Optional[int] = None,
+        at_limit: AtLimit = "levels",
+        third_place: bool = False,
+        qualify_deals: int = 6,
+        rounds: Optional[int] = None,
+        units: Optional[Sequence[Optional[str]]] = None,
+        seed: int = 0,
+        threads: int = 0,
+    ) -> None:
+        if format not in formats.FORMATS:
+            raise InvalidArgumentError(f"format must be one of {', '.join(formats.FORMATS)}, not {format!r:.40}")
+        if best_of not in (1, 3) or isinstance(best_of, bool):
+            raise InvalidArgumentError(f"best_of must be 1 or 3, not {best_of!r:.40}")
+        if rules is not None and not isinstance(rules, Rules):
+            raise InvalidArgumentError(f"rules must be a Rules or None, not a {type(rules).__name__}")
+        if max_deals is not None and (not isinstance(max_deals, int) or isinstance(max_deals, bool) or max_deals < 1):
+            raise InvalidArgumentError(f"max_deals must be a number of deals of at least 1, or None, not {max_deals!r:.40}")
+        if at_limit not in ("levels", "sudden_death"):
+            raise InvalidArgumentError(f"at_limit must be 'levels' or 'sudden_death', not {at_limit!r:.40}")
+        if not isinstance(qualify_deals, int) or isinstance(qualify_deals, bool) or qualify_deals < 1:
+            raise InvalidArgumentError(f"qualify_deals must be a number of deals of at least 1, not {qualify_deals!r:.40}")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
+            raise InvalidArgumentError(f"seed must be an int 0..2**64-1, not {seed!r:.40}")
+        if not isinstance(threads, int) or isinstance(threads, bool) or threads < 0:
+            raise InvalidArgumentError(f"threads must be an int of at least 0, not {threads!r:.40}")
+        self.entrants = _entrants(entrants, units)
+        n = len(self.entrants)
+        if format in ("qualify_final", "race") and n % 2:
+            raise InvalidArgumentError(f"{format} plays tables of two: it needs an even number of entrants, not {n}")
+        if format == "qualify_final" and n < 4:
+            raise InvalidArgumentError(f"qualify_final needs at least four entrants (two tables), not {n}")
+        if rounds is not None and format != "swiss":
+            raise InvalidArgumentError(f"rounds is an option of the swiss format, not of {format}")
+        self.rounds = max(1, math.ceil(math.log2(n))) if rounds is None else rounds
+        if format == "swiss" and (not isinstance(self.rounds, int) or isinstance(self.rounds, bool) or not 1 <= self.rounds <= n - 1):
+            raise InvalidArgumentError(f"a swiss of {n} entrants takes 1..{n - 1} rounds, not {rounds!r:.40}")
+        rules_dict = (rules or Rules()).to_dict()
+        rules_dict.pop("max_deals", None)
+        self.format = format
+        self.best_of = best_of
+        self.rules = rules_dict
+        self.max_deals = max_deals
+        self.at_limit: AtLimit = at_limit
+        self.third_place = bool(third_place)
+        self.qualify_deals = qualify_deals
+        self.seed = seed
+        self.threads = threads
+
+    def run(self, backend: Any = None, progress: Optional[Callable[[int, int], None]] = None) -> TournamentResult:
+        """Plays the tournament: every round's matches through `backend.map(play_match, specs)`
+        (default: a `LocalBackend`, one native batch per round); `progress(done, total)`
+        after each batch (total grows when ties need extra deals)."""
+        if backend is None:
+            backend = LocalBackend(self.threads)
+        if not callable(getattr(backend, "map", None)):
+            raise InvalidArgumentError(f"backend must have a map(func, items) method, not a {type(backend).__name__}")
+        rt = formats.Runner(
+            names=[e.name for e in self.entrants],
+            players=[e.player for e in self.entrants],
+            units=[e.unit for e in self.entrants],
+            rules=self.rules,
+            best_of=self.best_of,
+            limit=self.max_deals,
+            at_limit=self.at_limit,
+            seed=self.seed,
+            backend=backend,
+            progress=progress,
+        )
+        if self.format == "knockout":
+            out = formats.knockout(rt, self.third_place)
+        elif self.format == "qualify_final":
+            out = formats.qualify_final(rt, self.qualify_deals)
+        elif self.format == "race":
+            out = formats.race(rt)
+        elif self.format == "round_robin":
+            out = formats.round_robin(rt)
+        else:
+            out = formats.swiss(rt, self.rounds)
+        names = rt.names
+        standings = [dict(s, entrant=names[s["entrant"]], unit=self.entrants[s["entrant"]].unit) for s in out["standings"]]
+        bracket = _named(out.get("bracket") or out.get("final"), names)
+        return TournamentResult(
+            format=self.format,
+            seed=self.seed,
+            entrants=list(self.entrants),
+            standings=standings,
+            bracket=bracket,
+            matches=[(s, names[a], names[b], r) for s, a, b, r in rt.matches],
+        )
+
+
+def _named(x: Any, names: list[str]) -> Any:
+    """`x` with the entrant indices of its ``a``, ``b``, ``winner`` and ``slots`` replaced by names."""
+    if isinstance(x, list):
+        return [_named(v, names) for v in x]
+    if isinstance(x, dict):
+        out: dict[str, Any] = {}
+        for k, v in x.items():
+            if k in ("a", "b", "winner"):
+                out[k] = None if v is None else names[v]
+            elif k == "slots":
+                out[k] = [None if s is None else names[s] for s in v]
+            else:
+                out[k] = _named(v, names)
+        return out
+    return x

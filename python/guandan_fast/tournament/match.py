@@ -1,0 +1,170 @@
+"""One match between two entrants, with a time limit in deals, and batches of matches.
+
+A match is described by a picklable `MatchSpec`; `play_matches` plays a list
+of them. Matches between built-in policies run natively on the engine's
+thread pool without the GIL; a match with a Python bot on either side is
+played in the calling thread, holding the GIL, one after the other.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any, Callable, Literal, Mapping, Sequence, TypeVar, Union
+
+from guandan_fast._core import Game, InvalidArgumentError, Rules, _check_policy, _rebuild_game, play_bot_match, simulate_matches
+from guandan_fast.bots import Bot
+
+__all__ = ["AtLimit", "LocalBackend", "MatchResult", "MatchSpec", "Player", "game_from_record", "play_match", "play_matches", "sub_seed"]
+
+#: What a match does at its deal limit: end on levels, or switch to sudden death.
+AtLimit = Literal["levels", "sudden_death"]
+#: A built-in policy name (``random``, ``greedy``, ``mc:N``, ...) or a Python bot.
+Player = Union[str, Bot]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def sub_seed(seed: int, *path: object) -> int:
+    """The 64-bit seed of the part of a seeded event named by `path` (the same for the same inputs)."""
+    text = repr((seed, *path)).encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little")
+
+
+def check_player(player: object, what: str) -> Player:
+    """`player` as a match takes it: a policy name as the engine writes it, or a bot."""
+    if isinstance(player, str):
+        name: str = _check_policy(player)
+        return name
+    if callable(getattr(player, "act", None)):
+        return player  # type: ignore[return-value]
+    raise InvalidArgumentError(f"{what} must be a policy name or a bot with an act(game) method, not a {type(player).__name__}")
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """A match to play: `a` on seats 0 and 2 (team 0) against `b` on seats 1 and 3 (team 1).
+
+    `rules` are `Rules` keyword arguments (`best_of` among them; their
+    `max_deals` is not used: `limit` is the match's clock). After `limit`
+    deals in all (None: no limit) the match ends on levels
+    (``at_limit="levels"``) or switches to sudden death (``"sudden_death"``).
+    The first deal's leader is the engine's seeded turned-up card.
+    """
+
+    a: Player
+    b: Player
+    rules: dict[str, Any] = field(default_factory=dict)
+    seed: int = 0
+    limit: int | None = None
+    at_limit: AtLimit = "levels"
+
+    def _core(self) -> tuple[Any, ...]:
+        return (self.a, self.b, Rules(**self.rules), self.seed, self.limit, self.at_limit)
+
+    @property
+    def native(self) -> bool:
+        """Whether both sides are built-in policies (the match runs natively)."""
+        return isinstance(self.a, str) and isinstance(self.b, str)
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A played match: the winner (0: `spec.a`, 1: `spec.b`) and the games it was played as."""
+
+    spec: MatchSpec
+    winner: int
+    #: Games credited to each side (a game decided on levels at the limit included).
+    games_won: tuple[int, int]
+    #: ``"played"`` (won within the limit), ``"levels"`` or ``"sudden_death"``.
+    ending: str
+    #: Deals played in all, sudden-death deals included.
+    deals: int
+    #: Each side's level when regular play stopped.
+    levels: tuple[str, str]
+    #: Each game's seed: the regular games, then the sudden-death games if any.
+    seeds: tuple[int, ...]
+    #: The Games as played (`replay` rebuilds them from seeds and actions).
+    games: tuple[Game, ...]
+
+    def replay(self) -> list[Game]:
+        """The match's games rebuilt from their seeds and actions."""
+        return [Game.replay(g.actions, seed=s, rules=g.rules) for s, g in zip(self.seeds, self.games)]
+
+    def to_dict(self, records: bool = False) -> dict[str, Any]:
+        """The result as JSON-ready data; with `records`, every game's full record (see `game_from_record`)."""
+        d: dict[str, Any] = {
+            "winner": self.winner,
+            "games_won": list(self.games_won),
+            "ending": self.ending,
+            "deals": self.deals,
+            "levels": list(self.levels),
+            "seed": self.spec.seed,
+            "game_seeds": list(self.seeds),
+        }
+        if records:
+            d["games"] = [_game_record(g) for g in self.games]
+        return d
+
+
+def _game_record(g: Game) -> dict[str, Any]:
+    _, (rules, origin, log) = g.__reduce__()
+    return {"rules": rules.to_dict(), "origin": list(origin), "log": [list(e) for e in log]}
+
+
+def game_from_record(record: dict[str, Any]) -> Game:
+    """Rebuilds a Game from `MatchResult.to_dict(records=True)["games"][i]` (as read back from JSON)."""
+    rules = dict(record["rules"])
+    rules["upgrade"] = {int(k): v for k, v in rules["upgrade"].items()}
+    return _rebuild_game(Rules(**rules), tuple(record["origin"]), [tuple(e) for e in record["log"]])
+
+
+def _result(spec: MatchSpec, d: Mapping[str, Any]) -> MatchResult:
+    return MatchResult(
+        spec=spec,
+        winner=d["winner"],
+        games_won=d["games_won"],
+        ending=d["ending"],
+        deals=d["deals"],
+        levels=d["levels"],
+        seeds=tuple(d["seeds"]),
+        games=tuple(d["games"]),
+    )
+
+
+def play_match(spec: MatchSpec) -> MatchResult:
+    """Plays one match (natively when both sides are built-in policies)."""
+    return play_matches([spec])[0]
+
+
+def play_matches(specs: Sequence[MatchSpec], threads: int = 0) -> list[MatchResult]:
+    """Plays every match of `specs`, in order of the list: the built-in ones in one
+    native batch split into `threads` parts (0: one per core) without the GIL,
+    the ones with a Python bot in this thread. The results do not depend on
+    `threads`."""
+    specs = list(specs)
+    for i, s in enumerate(specs):
+        if not isinstance(s, MatchSpec):
+            raise InvalidArgumentError(f"specs[{i}] must be a MatchSpec, not a {type(s).__name__}")
+    native = [i for i, s in enumerate(specs) if s.native]
+    out: list[MatchResult | None] = [None] * len(specs)
+    for i, d in zip(native, simulate_matches([specs[i]._core() for i in native], threads=threads)):
+        out[i] = _result(specs[i], d)
+    for i, s in enumerate(specs):
+        if out[i] is None:
+            out[i] = _result(s, play_bot_match(s._core()))
+    return [r for r in out if r is not None]
+
+
+class LocalBackend:
+    """Plays on this machine: `map(play_match, specs)` is one `play_matches` batch on `threads` threads."""
+
+    def __init__(self, threads: int = 0) -> None:
+        self.threads = threads
+
+    def map(self, func: Callable[[T], R], items: Sequence[T]) -> list[R]:
+        """`[func(x) for x in items]`, batched natively when `func` is `play_match`."""
+        if func is play_match:
+            return play_matches(items, self.threads)  # type: ignore[arg-type,return-value]
+        return [func(x) for x in items]
