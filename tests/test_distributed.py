@@ -82,6 +82,18 @@ def test_local_pit_and_evaluate_are_the_one_calls() -> None:
     assert gd.evaluate([], playouts=20) == []
 
 
+TOURNAMENT = dict(format="swiss", rounds=3, max_deals=12, at_limit="sudden_death", seed=3)
+FIELD = ["greedy", "random", "greedy", "random", "random", "mc:6"]
+
+
+@pytest.mark.parametrize("fmt", ["knockout", "round_robin", "swiss"])
+def test_local_tournament_is_the_one_run(fmt: str) -> None:
+    kw = dict(TOURNAMENT, format=fmt, rounds=3 if fmt == "swiss" else None)
+    want = gf.Tournament(FIELD, **kw).run().to_dict(records=True)
+    for chunk in (None, 1, 4):
+        assert gd.tournament(gf.Tournament(FIELD, **kw), chunk=chunk).to_dict(records=True) == want
+
+
 def test_progress_counts_every_item_once() -> None:
     seen: list[int] = []
     gd.simulate(100, seed=1, chunk=30, progress=seen.append)
@@ -203,6 +215,19 @@ def test_ray_pit_and_evaluate_are_the_one_calls(cluster: Any) -> None:
     want = gd.evaluate(ps, playouts=20, seed=5)
     got_e = gd.evaluate(ps, playouts=20, seed=5, backend="ray", chunk=2)
     assert len(got_e) == len(want) and all(same_evaluation(a, b) for a, b in zip(got_e, want))
+
+
+def test_ray_tournament_is_the_one_run(cluster: Any, tmp_path: Path) -> None:
+    want = gf.Tournament(FIELD, **TOURNAMENT).run().to_dict(records=True)
+    got = gd.tournament(gf.Tournament(FIELD, **TOURNAMENT), backend="ray", chunk=2)
+    assert got.to_dict(records=True) == want
+    outs = []
+    for extra in ([], ["--ray"]):
+        out = tmp_path / f"t{len(outs)}.json"
+        args = ["tournament", *FIELD, "--format", "swiss", "--rounds", "3", "--seed", "3", "--no-progress", "--out", str(out)]
+        assert main(args + extra) == 0
+        outs.append(json.loads(out.read_text()))
+    assert outs[0] == outs[1]
 
 
 def test_an_engine_error_in_a_task_is_raised_as_itself(cluster: Any) -> None:

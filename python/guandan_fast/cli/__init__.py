@@ -25,6 +25,7 @@ from guandan_fast.cli.options import (
     POLICY_HELP,
     CliError,
     Parser,
+    add_ray_argument,
     add_rules_arguments,
     bounded_int,
     non_negative_float,
@@ -143,9 +144,7 @@ def build_parser() -> Parser:
     s.add_argument("--mode", choices=("pattern", "cards"), default="pattern", help="move listing the policies choose from")
     s.add_argument("--out", type=Path, metavar="FILE", help="also write the results to FILE.json or FILE.npz")
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
-    s.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
-                   help="play on a Ray cluster (pip install 'guandan_fast[ray]'): ADDRESS of its head node "
-                   "(ray start --head), or none for the one Ray finds or a local one; same results")
+    add_ray_argument(s)
     add_rules_arguments(s)
     s.set_defaults(func=run_simulate)
 

@@ -30,10 +30,10 @@ from rich.table import Table
 
 import guandan_fast as gf
 from guandan_fast.arena import wilson_interval
-from guandan_fast.cli.options import CliError, check_policy, rules_from_args
+from guandan_fast.cli.options import CliError, check_policy, ray_backend, rules_from_args
 from guandan_fast.cli.text import make_console
 
-__all__ = ["BLOCK", "ray_backend", "run_pairing", "run_simulate"]
+__all__ = ["BLOCK", "run_pairing", "run_simulate"]
 
 #: Deals (or games) per `gf.pit` call; fixed, because it is part of the seeding.
 BLOCK = 25
@@ -187,13 +187,6 @@ def run_simulate(args: argparse.Namespace) -> int:
         _write(out, _settings(args, rules), [_record(r, s) for r, s in results])
         console.print(f"wrote {out}")
     return 0
-
-
-def ray_backend(address: str) -> Any:
-    """The Ray backend of ``--ray [ADDRESS]`` (no address: the cluster Ray finds, or a local one)."""
-    from guandan_fast.distributed import RayBackend
-
-    return RayBackend(address or None)
 
 
 def _play(

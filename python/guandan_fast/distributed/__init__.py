@@ -7,16 +7,19 @@ imported only when a Ray backend connects. See docs/distributed.md."""
 from guandan_fast.distributed.backends import Backend, ClusterError, LocalBackend, RayBackend, make_backend
 from guandan_fast.distributed.chunks import TARGET_SECONDS, Span
 from guandan_fast.distributed.runs import evaluate, pit, simulate
+from guandan_fast.distributed.tournaments import MatchBatches, tournament
 
 __all__ = [
     "TARGET_SECONDS",
     "Backend",
     "ClusterError",
     "LocalBackend",
+    "MatchBatches",
     "RayBackend",
     "Span",
     "evaluate",
     "make_backend",
     "pit",
     "simulate",
+    "tournament",
 ]
