@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, Callable, Sequence, TypeVar, cast
 
 import numpy as np
 
@@ -27,6 +27,7 @@ __all__ = [
     "concat",
     "evaluate_chunk",
     "pit_chunk",
+    "position_state",
     "simulate_chunk",
     "spans",
 ]
@@ -88,14 +89,14 @@ def concat(parts: Sequence[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
 
 def simulate_chunk(span: Span, config: dict[str, Any]) -> dict[str, np.ndarray]:
     """`gf.simulate` of the span's deals (or games) under `config` (simulate's keywords)."""
-    return simulate(span.size, start=span.start, **config)
+    return cast("dict[str, np.ndarray]", simulate(span.size, start=span.start, **config))
 
 
 def pit_chunk(span: Span, a: str, b: str, config: dict[str, Any]) -> dict[str, dict[str, np.ndarray]]:
     """The span's deals (or games) with `a` on seats 0/2 (``"first"``) and on seats 1/3 (``"second"``)."""
     return {
-        "first": simulate(span.size, start=span.start, policy=[a, b, a, b], **config),
-        "second": simulate(span.size, start=span.start, policy=[b, a, b, a], **config),
+        "first": simulate_chunk(span, dict(config, policy=[a, b, a, b])),
+        "second": simulate_chunk(span, dict(config, policy=[b, a, b, a])),
     }
 
 
@@ -106,7 +107,7 @@ def evaluate_chunk(
     out = []
     for i, state in positions:
         try:
-            out.append(evaluate(state, **config))
+            out.append(cast("dict[str, Any]", evaluate(state, **config)))
         except GuandanError as e:
             raise type(e)(f"position {i}: {e}") from None
     return out
