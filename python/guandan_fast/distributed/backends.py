@@ -175,6 +175,8 @@ Backend = Union[LocalBackend, RayBackend]
 def make_backend(backend: object, *, threads: int = 0, address: Optional[str] = None) -> Backend:
     """The backend a public function's `backend` argument names: ``"local"``, ``"ray"`` or a backend object."""
     if isinstance(backend, (LocalBackend, RayBackend)):
+        if address is not None:
+            raise InvalidArgumentError(f"address={address!r} goes with backend='ray'; a backend object has its own")
         return backend
     if backend == "local":
         if address is not None:

@@ -23,6 +23,7 @@ __all__ = [
     "TARGET_SECONDS",
     "Span",
     "check_chunk",
+    "collect_chunk",
     "chunk_size",
     "concat",
     "evaluate_chunk",
@@ -98,6 +99,13 @@ def pit_chunk(span: Span, a: str, b: str, config: dict[str, Any]) -> dict[str, d
         "first": simulate_chunk(span, dict(config, policy=[a, b, a, b])),
         "second": simulate_chunk(span, dict(config, policy=[b, a, b, a])),
     }
+
+
+def collect_chunk(span: Span, config: dict[str, Any]) -> dict[str, np.ndarray]:
+    """`gf.collect` of the span's deals under `config` (collect's keywords)."""
+    import guandan_fast as gf
+
+    return cast("dict[str, np.ndarray]", gf.collect(span.size, start=span.start, **config))
 
 
 def evaluate_chunk(

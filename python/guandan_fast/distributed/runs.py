@@ -15,6 +15,7 @@ from guandan_fast.distributed.chunks import (
     Span,
     check_chunk,
     chunk_size,
+    collect_chunk,
     concat,
     evaluate_chunk,
     pit_chunk,
@@ -23,7 +24,7 @@ from guandan_fast.distributed.chunks import (
     spans,
 )
 
-__all__ = ["evaluate", "pit", "run_chunks", "simulate"]
+__all__ = ["collect", "evaluate", "pit", "run_chunks", "simulate"]
 
 R = TypeVar("R")
 Progress = Optional[Callable[[int], None]]
@@ -95,6 +96,34 @@ def simulate(
     config = dict(seed=seed, threads=be.threads, rules=rules, unit=unit, policy=policy, mode=mode)
     work = functools.partial(simulate_chunk, config=config)
     empty = work(Span(start, 0))  # the engine checks every argument before any task is sent
+    if n == 0:
+        return empty
+    with be:
+        return concat(run_chunks(be, n, work, start=start, chunk=chunk, progress=progress))
+
+
+def collect(
+    n: int,
+    *,
+    policy: Any = "greedy",
+    seed: int = 0,
+    start: int = 0,
+    threads: int = 0,
+    backend: object = "local",
+    address: str | None = None,
+    chunk: int | None = None,
+    progress: Progress = None,
+    **options: Any,
+) -> dict[str, np.ndarray]:
+    """`gf.collect` (trajectories of deals ``start .. start + n``) with the same
+    arguments (`options`: its other keywords, e.g. `rules`, `observation`,
+    `unit`), collected in chunks of deals on `backend` (see `simulate`): the
+    same per-decision arrays. `progress(k)` as each chunk of `k` deals completes."""
+    _count("n", n)
+    be = make_backend(backend, threads=threads, address=address)
+    config = dict(options, policy=policy, seed=seed, threads=be.threads)
+    work = functools.partial(collect_chunk, config=config)
+    empty = work(Span(start, 0))  # the collector checks every argument before any task is sent
     if n == 0:
         return empty
     with be:
