@@ -216,6 +216,13 @@ VALID: dict[str, list[Any]] = {
     "layout": [gf.OBSERVATION_LAYOUT],
     "bots": [[gf.RandomBot() for _ in range(4)]],
     "rollout": ["greedy", "random"],
+    "entrants": [["greedy", "random"], ["random", "greedy", "random", "random"], {"me": "greedy", "you": gf.RandomBot()}],
+    "format": ["knockout", "qualify_final", "race", "round_robin", "swiss"],
+    "at_limit": ["levels", "sudden_death"],
+    "third_place": [True, False],
+    "qualify_deals": [1, 2],
+    "rounds": [None, 1],
+    "units": [None, ["A", "A"], ["A", None, "B", "A"]],
 }
 
 
@@ -319,6 +326,11 @@ SPECS: list[Spec] = [
          overrides={"playouts": small_count, "threads": small_threads}),
     Spec("GreedyBot.act", lambda _: gf.GreedyBot().act, ("game",), 1),
     Spec("play_deal", fn(gf.play_deal), ("game", "bots"), 2),
+    # tournaments
+    Spec("Tournament", lambda _: lambda *a, **k: gf.Tournament(*a, **k).run(), ("entrants",), 1,
+         ("format", "best_of", "rules", "max_deals", "at_limit", "third_place", "qualify_deals", "rounds", "units", "seed", "threads"),
+         overrides={"entrants": st.one_of(st.lists(small_policy, max_size=5), anything), "threads": small_threads, "qualify_deals": small_count,
+                    "rounds": small_count}),
 ]
 
 #: Names of `guandan_fast.__all__` covered by the specs (constants and exception classes need no call).

@@ -33,9 +33,11 @@ def _entrants(entrants: object, units: Optional[Sequence[Optional[str]]]) -> lis
     if len(items) < 2:
         raise InvalidArgumentError(f"a tournament needs at least two entrants, not {len(items)}")
     if units is not None:
-        if isinstance(units, str) or len(list(units)) != len(items):
-            n = len(units.split(",")) if isinstance(units, str) else len(list(units))
-            raise InvalidArgumentError(f"units must give one unit per entrant ({len(items)}), not {n}")
+        if isinstance(units, (str, bytes)) or not isinstance(units, Iterable):
+            raise InvalidArgumentError(f"units must be a list of one unit (a str or None) per entrant, not a {type(units).__name__}")
+        units = list(units)
+        if len(units) != len(items):
+            raise InvalidArgumentError(f"units must give one unit per entrant ({len(items)}), not {len(units)}")
     out: list[Entrant] = []
     seen: dict[str, int] = {}
     for i, e in enumerate(items):
@@ -125,16 +127,18 @@ class Tournament:
         seed: int = 0,
         threads: int = 0,
     ) -> None:
-        if format not in formats.FORMATS:
+        if not isinstance(format, str) or format not in formats.FORMATS:
             raise InvalidArgumentError(f"format must be one of {', '.join(formats.FORMATS)}, not {format!r:.40}")
-        if best_of not in (1, 3) or isinstance(best_of, bool):
+        if not isinstance(best_of, int) or isinstance(best_of, bool) or best_of not in (1, 3):
             raise InvalidArgumentError(f"best_of must be 1 or 3, not {best_of!r:.40}")
         if rules is not None and not isinstance(rules, Rules):
             raise InvalidArgumentError(f"rules must be a Rules or None, not a {type(rules).__name__}")
         if max_deals is not None and (not isinstance(max_deals, int) or isinstance(max_deals, bool) or max_deals < 1):
             raise InvalidArgumentError(f"max_deals must be a number of deals of at least 1, or None, not {max_deals!r:.40}")
-        if at_limit not in ("levels", "sudden_death"):
+        if not isinstance(at_limit, str) or at_limit not in ("levels", "sudden_death"):
             raise InvalidArgumentError(f"at_limit must be 'levels' or 'sudden_death', not {at_limit!r:.40}")
+        if not isinstance(third_place, bool):
+            raise InvalidArgumentError(f"third_place must be True or False, not {third_place!r:.40}")
         if not isinstance(qualify_deals, int) or isinstance(qualify_deals, bool) or qualify_deals < 1:
             raise InvalidArgumentError(f"qualify_deals must be a number of deals of at least 1, not {qualify_deals!r:.40}")
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
