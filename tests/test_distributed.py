@@ -130,6 +130,10 @@ def test_bad_input_raises_the_package_errors() -> None:
         gd.simulate(10, policy="nobody", backend="ray", address="127.0.0.1:1")  # checked before connecting
     with pytest.raises(gf.InvalidArgumentError, match="n must be"):
         gd.pit("greedy", "random", n=0)
+    with pytest.raises(gf.InvalidArgumentError, match="n must be"):
+        gd.simulate(2**32 + 1)  # as gf.simulate refuses it
+    with pytest.raises(gf.InvalidArgumentError, match="n must be"):
+        gd.simulate(-1)
     with pytest.raises(gf.InvalidArgumentError, match="position 1 must be a Game"):
         gd.evaluate([gf.Game(seed=1), 42])  # type: ignore[list-item]
     with pytest.raises(gf.GuandanError, match="position 0"):

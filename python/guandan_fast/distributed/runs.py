@@ -65,9 +65,13 @@ def run_chunks(
     return head + backend.map(work, [item(s) for s in rest], on_done)
 
 
+#: The most deals (or games) one call plays, as `gf.simulate` takes them.
+MAX_N = 2**32
+
+
 def _count(name: str, value: object, lo: int = 0) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < lo:
-        raise InvalidArgumentError(f"{name} must be a whole number >= {lo}, not {value!r}")
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= MAX_N:
+        raise InvalidArgumentError(f"{name} must be a whole number {lo}..2**32, not {value!r:.40}")
     return value
 
 
