@@ -6,6 +6,7 @@ a result; Ray is imported only when a `RayBackend` connects.
 
 from __future__ import annotations
 
+import os
 import socket
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, TypeVar, Union
 
@@ -98,7 +99,13 @@ class RayBackend:
                 ray.init(address=self.address, include_dashboard=False, log_to_driver=False, configure_logging=False)
             except (ConnectionError, RuntimeError, ValueError, TimeoutError) as e:
                 where = self.address or "this machine"
-                raise ClusterError(f"could not connect to a Ray cluster at {where}: {e}") from None
+                hint = ""
+                if self.address is not None and not os.environ.get("RAY_AUTH_MODE"):
+                    hint = (
+                        "; a cluster with token authentication (Ray's default) also needs RAY_AUTH_MODE=token "
+                        "and its token here (~/.ray/auth_token or RAY_AUTH_TOKEN)"
+                    )
+                raise ClusterError(f"could not connect to a Ray cluster at {where}: {e}{hint}") from None
             self._opened = True
         self._ray = ray
         self._remote = ray.remote(num_cpus=1, max_retries=self.max_retries, retry_exceptions=False)(_call)
