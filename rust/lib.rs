@@ -13,6 +13,7 @@ pub mod error;
 pub mod game;
 pub mod movegen;
 pub mod parallel;
+pub mod rl;
 pub mod rng;
 pub mod search;
 

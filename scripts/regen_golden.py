@@ -12,6 +12,9 @@ diffs well in review:
   following a variety of tops, in both listing modes;
 - ``tests/golden/deals.txt``: the four hands of ``deal(seed)`` and the first
   leader and ``position()`` of ``Game(seed=seed)``, seeds 0..49;
+- ``tests/golden/action_index.txt``: the action space, one line per index
+  (index, description, fields), so a network's output layer trained on one
+  version stays valid on the next;
 - ``tests/golden/playthroughs/*.txt``: whole matches under several rule
   variants, driven by a fixed deterministic policy, every decision recorded.
 
@@ -336,6 +339,36 @@ def record_playthrough(pt: Playthrough) -> tuple[str, gf.Game]:
 
 
 # --------------------------------------------------------------------------
+# action_index.txt
+# --------------------------------------------------------------------------
+
+RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "BJ", "RJ")
+
+
+def action_index_line(i: int) -> str:
+    """One index: `index | description | fields`."""
+    f = gf.actions.fields(i)
+    if f["type"] == "play":
+        naturals = f["naturals"]
+        assert isinstance(naturals, list)
+        nat = " ".join(f"{RANK_NAMES[r]}x{n}" for r, n in enumerate(naturals) if n) or "-"
+        fields = (
+            f"play kind={f['kind']} rank={f['rank']} size={f['size']} suit={f['suit'] or '-'}"
+            f" wildcards={f['wildcards']} naturals={nat}"
+        )
+    elif f["type"] == "pass":
+        fields = "pass"
+    else:
+        fields = f"{f['type']} card={f['card']}"
+    return f"{i} | {gf.actions.describe(i)} | {fields}"
+
+
+def action_index_text() -> str:
+    head = f"# action space: {gf.actions.SIZE} indices (index | description | fields)"
+    return "\n".join([head] + [action_index_line(i) for i in range(gf.actions.SIZE)]) + "\n"
+
+
+# --------------------------------------------------------------------------
 # driver
 # --------------------------------------------------------------------------
 
@@ -344,6 +377,7 @@ def golden_files() -> dict[Path, Callable[[], str]]:
     files: dict[Path, Callable[[], str]] = {
         GOLDEN / "perft.txt": perft_text,
         GOLDEN / "deals.txt": deals_text,
+        GOLDEN / "action_index.txt": action_index_text,
     }
     for pt in PLAYTHROUGHS:
         files[pt.path] = functools.partial(playthrough_text, pt)

@@ -82,6 +82,16 @@ def test_local_pit_and_evaluate_are_the_one_calls() -> None:
     assert gd.evaluate([], playouts=20) == []
 
 
+def test_local_collect_is_the_one_call() -> None:
+    for kw in (dict(policy="greedy"), dict(policy=["greedy", "random", "mc:4", "random"], unit="game", reward="game")):
+        want = gf.collect(12, seed=4, start=2, **kw)
+        for chunk in (None, 1, 5):
+            assert same_arrays(gd.collect(12, seed=4, start=2, chunk=chunk, **kw), want)
+    assert same_arrays(gd.collect(0, seed=4), gf.collect(0, seed=4))
+    with pytest.raises(gf.InvalidArgumentError):
+        gd.collect(5, policy="nobody")
+
+
 TOURNAMENT = dict(format="swiss", rounds=3, max_deals=12, at_limit="sudden_death", seed=3)
 FIELD = ["greedy", "random", "greedy", "random", "random", "mc:6"]
 
@@ -235,6 +245,21 @@ def test_ray_tournament_is_the_one_run(cluster: Any, tmp_path: Path) -> None:
         assert main(args + extra) == 0
         outs.append(json.loads(out.read_text()))
     assert outs[0] == outs[1]
+
+
+@pytest.mark.slow
+def test_ray_collect_is_the_one_call(cluster: Any, tmp_path: Path) -> None:
+    want = gf.collect(30, seed=6, policy="greedy", observation="guandan")
+    seen: list[int] = []
+    got = gd.collect(30, seed=6, policy="greedy", observation="guandan", backend="ray", chunk=7, progress=seen.append)
+    assert same_arrays(got, want) and sorted(seen) == [2, 7, 7, 7, 7]
+    files = []
+    for extra in ([], ["--ray"]):
+        out = tmp_path / f"c{len(files)}.npz"
+        assert main(["collect", "greedy", "--n", "20", "--seed", "2", "--no-progress", "--out", str(out), *extra]) == 0
+        with np.load(out) as f:
+            files.append({k: f[k] for k in f.files})
+    assert same_arrays(files[0], files[1])
 
 
 @pytest.mark.slow

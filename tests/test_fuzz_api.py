@@ -223,7 +223,29 @@ VALID: dict[str, list[Any]] = {
     "qualify_deals": [1, 2],
     "rounds": [None, 1],
     "units": [None, ["A", "A"], ["A", None, "B", "A"]],
+    "i": [0, 1, 2000, 2320],
+    "out": [None],
+    "observations": [[OBS], [OBS, GAMES["tribute"].observation(0)]],
+    "num_envs": [1, 2],
+    "opponents": [None, [None, "greedy", None, "random"]],
+    "observation": ["danzero", "guandan"],
+    "reward": ["deal", "game"],
+    "masks": [True, False],
+    "env_actions": [np.array([0, 0]), "first legal"],
 }
+
+
+def _fresh_env() -> gf.VectorEnv:
+    env = gf.VectorEnv(2, seed=1)
+    env.reset()
+    return env
+
+
+def _env_step(*args: Any, **kwargs: Any) -> Any:
+    env = _fresh_env()
+    if args and isinstance(args[0], str) and args[0] == "first legal":
+        args = (np.array([int(np.flatnonzero(m)[0]) for m in env.reset()["mask"]]),) + args[1:]
+    return env.step(*args, **kwargs)
 
 
 # ---------------------------------------------------------------- the entry points
@@ -321,6 +343,26 @@ SPECS: list[Spec] = [
     Spec("encode_observation", fn(gf.encode_observation), ("obs",), 1),
     Spec("danzero_state", fn(gf.danzero_state), ("obs",), 1),
     Spec("field", fn(gf.field), ("vector", "name", "layout"), 2),
+    Spec("encode_observations", fn(gf.encode_observations), ("observations", "out"), 1),
+    Spec("danzero_states", fn(gf.danzero_states), ("observations", "out"), 1),
+    # the action space
+    Spec("actions.index", fn(gf.actions.index), ("action", "level"), 1),
+    Spec("actions.action", fn(gf.actions.action), ("i", "state"), 2),
+    Spec("actions.describe", fn(gf.actions.describe), ("i",), 1),
+    Spec("actions.fields", fn(gf.actions.fields), ("i",), 1),
+    *[Spec(f"Game.legal_action_mask[{k}]", method("legal_action_mask"), ("out",), 0, subject=k) for k in GAMES],
+    *[Spec(f"Game.apply_index[{k}]", method("apply_index"), ("i",), 1, subject=k) for k in GAMES],
+    *[Spec(f"Game.legal_action_rows[{k}]", lambda g: lambda: (g.legal_action_rows(), g.legal_action_indices()), subject=k) for k in GAMES],
+    Spec("Observation.legal_action_mask", lambda _: OBS.legal_action_mask, ("out",), 0),
+    # the vector environment and the collector
+    Spec("VectorEnv", fn(gf.VectorEnv), ("num_envs",), 1, ("seed", "threads", "rules", "unit", "opponents", "observation", "reward"),
+         overrides={"num_envs": small_count, "threads": small_threads}),
+    Spec("VectorEnv.step", fn(_env_step), ("env_actions",), 1),
+    Spec("VectorEnv.reset", lambda _: _fresh_env().reset, ("seed",), 0),
+    Spec("VectorEnv.episode", lambda _: _fresh_env().episode, ("i",), 1),
+    Spec("VectorEnv.episode_seed", lambda _: _fresh_env().episode_seed, ("i", "n"), 1),
+    Spec("collect", fn(gf.collect), ("n",), 1, ("policy", "seed", "start", "threads", "rules", "observation", "unit", "reward", "masks"),
+         overrides={"n": small_count, "threads": small_threads, "policy": small_policy}),
     Spec("RandomBot", lambda _: lambda *a, **k: gf.RandomBot(*a, **k).act(GAMES["play"].clone()), ("seed",), 0, ("mode",)),
     Spec("MCBot", lambda _: lambda *a, **k: gf.MCBot(*a, **k).act(GAMES["play"].clone()), ("playouts",), 0, ("seed", "threads", "rollout"),
          overrides={"playouts": small_count, "threads": small_threads}),
@@ -334,7 +376,7 @@ SPECS: list[Spec] = [
 ]
 
 #: Names of `guandan_fast.__all__` covered by the specs (constants and exception classes need no call).
-COVERED = {s.name.split(".")[0].split("[")[0] for s in SPECS} | {"Move", "Observation", "PitResult", "GreedyBot", "KINDS", "PASS", "OBSERVATION_LAYOUT", "OBSERVATION_SIZE"}
+COVERED = {s.name.split(".")[0].split("[")[0] for s in SPECS} | {"Move", "Observation", "PitResult", "GreedyBot", "KINDS", "PASS", "OBSERVATION_LAYOUT", "OBSERVATION_SIZE", "DANZERO_SIZE"}
 
 OUTCOMES: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
 

@@ -27,7 +27,9 @@ from guandan_fast._core import (
     Rules,
     Tribute,
     UnsatisfiableError,
+    VectorEnv,
     classify,
+    collect,
     count_moves,
     deal,
     evaluate,
@@ -42,8 +44,18 @@ from guandan_fast._core import (
     simulate,
     tribute_plan,
 )
-from guandan_fast.encoding import OBSERVATION_LAYOUT, OBSERVATION_SIZE, danzero_state, encode_observation, field
+from guandan_fast.encoding import (
+    DANZERO_SIZE,
+    OBSERVATION_LAYOUT,
+    OBSERVATION_SIZE,
+    danzero_state,
+    danzero_states,
+    encode_observation,
+    encode_observations,
+    field,
+)
 
+from guandan_fast import actions  # noqa: E402
 from guandan_fast.arena import PitResult, pit  # noqa: E402
 from guandan_fast.bots import GreedyBot, MCBot, RandomBot, play_deal  # noqa: E402
 from guandan_fast.tournament import Tournament  # noqa: E402
@@ -55,8 +67,10 @@ __version__ = "0.1.0"
 
 __all__ = [
     "KINDS",
+    "actions",
     "OBSERVATION_LAYOUT",
     "OBSERVATION_SIZE",
+    "DANZERO_SIZE",
     "PASS",
     "Card",
     "CardsNotInHandError",
@@ -79,11 +93,15 @@ __all__ = [
     "Rules",
     "Tribute",
     "UnsatisfiableError",
+    "VectorEnv",
+    "collect",
     "classify",
     "count_moves",
     "danzero_state",
+    "danzero_states",
     "deal",
     "encode_observation",
+    "encode_observations",
     "evaluate",
     "field",
     "legal_moves",

@@ -58,6 +58,20 @@ __all__ = [
     "InvalidStateError",
     "UnsatisfiableError",
     "InvalidArgumentError",
+    "OBSERVATION_SIZE",
+    "DANZERO_SIZE",
+    "encode_observation",
+    "danzero_state",
+    "encode_observations",
+    "danzero_states",
+    "VectorEnv",
+    "collect",
+    "ACTION_SIZE",
+    "PASS_INDEX",
+    "action_index",
+    "index_action",
+    "describe_index",
+    "index_fields",
 ]
 
 # ---------------------------------------------------------------- aliases
@@ -87,6 +101,7 @@ _ActionArg = Combo | Pass | Tribute | Return | Card | str | None
 """What ``Game.apply`` accepts: an action, None or ``"pass"`` for PASS, a bare card in the tribute / return phases."""
 _U8 = NDArray[np.uint8]
 _U32 = NDArray[np.uint32]
+_I64 = NDArray[np.int64]
 
 class _MoveArrays(TypedDict):
     """``legal_moves_array``: one row per legal play."""
@@ -177,12 +192,38 @@ class _SimulateResult(TypedDict, total=False):
     deals: _U32
     levels: _U8
 
+class _ActionRows(TypedDict):
+    """``legal_action_rows``: the legal actions' indices and 54-count card rows."""
+
+    index: _I64
+    cards: _U8
+
+class _IndexFields(TypedDict, total=False):
+    """``index_fields``: what an action-space index stands for."""
+
+    type: Literal["pass", "play", "tribute", "return"]
+    kind: _KindName
+    rank: _CardRank
+    size: int
+    suit: _Suit | None
+    wildcards: int
+    naturals: list[int]
+    card: Card
+
 # ---------------------------------------------------------------- constants
 
 KINDS: Final[tuple[_KindName, ...]]
 """The combination kind names in kind-code order (code = index)."""
 PASS: Final[Pass]
 """The pass action (过)."""
+OBSERVATION_SIZE: Final[int]
+"""Length of `encode_observation` (docs/encodings.md)."""
+DANZERO_SIZE: Final[int]
+"""Length of `danzero_state` (513)."""
+ACTION_SIZE: Final[int]
+"""Number of indices of the action space (docs/environments.md)."""
+PASS_INDEX: Final[int]
+"""The action-space index of passing."""
 
 # ---------------------------------------------------------------- exceptions
 
@@ -629,6 +670,14 @@ class Game:
         """The current player's legal plays as numpy arrays (as `legal_moves_array`), plus whether passing is legal."""
     def apply(self, action: _ActionArg) -> None:
         """Applies the current player's action; an illegal one raises and changes nothing."""
+    def legal_action_mask(self, out: _U8 | None = None) -> _U8:
+        """1 on the action-space index of each legal action of the seat to act (uint8, `actions.SIZE`)."""
+    def legal_action_indices(self) -> _I64:
+        """The indices of the legal actions, sorted (int64)."""
+    def legal_action_rows(self) -> _ActionRows:
+        """The legal actions as rows: `index` (K,) int64 sorted, `cards` (K, 54) uint8 counts."""
+    def apply_index(self, i: int) -> None:
+        """Applies the legal action of action-space index `i`; not legal raises and changes nothing."""
     def next_deal(self, hands: Iterable[_Cards] | None = ..., leader: int | None = ...) -> None:
         """Starts the next deal (or game) after 'deal_over' / 'game_over'."""
     def observation(self, seat: int) -> Observation:
@@ -697,12 +746,145 @@ class Observation:
     @property
     def unseen(self) -> Hand:
         """Cards this seat cannot see: neither in its hand nor played."""
+    def legal_action_mask(self, out: _U8 | None = None) -> _U8:
+        """1 on the action-space index of each legal action when the observer is the seat to act (uint8, `actions.SIZE`)."""
+    def legal_action_indices(self) -> _I64:
+        """The indices of the observer's legal actions, sorted (int64)."""
+    def legal_action_rows(self) -> _ActionRows:
+        """The observer's legal actions as rows: `index` (K,) int64 sorted, `cards` (K, 54) uint8 counts."""
     def __eq__(self, other: object, /) -> bool: ...
     def __ne__(self, other: object, /) -> bool: ...
     __hash__: ClassVar[None]  # type: ignore[assignment]
     def __copy__(self) -> Observation: ...
     def __deepcopy__(self, memo: Any, /) -> Observation: ...
     def __reduce__(self) -> tuple[Any, tuple[tuple[Any, ...]]]: ...
+
+# ---------------------------------------------------------------- encoders
+
+_F32 = NDArray[np.float32]
+
+def encode_observation(obs: Observation, out: _F32 | None = None) -> _F32:
+    """`obs` as this package's float32 encoding (`OBSERVATION_SIZE` values; layout in docs/encodings.md), into `out` when given."""
+
+def danzero_state(obs: Observation, out: _F32 | None = None) -> _F32:
+    """`obs` as DanZero's 513-value float32 state (layout in docs/encodings.md), into `out` when given."""
+
+def encode_observations(observations: Iterable[Observation], out: _F32 | None = None) -> _F32:
+    """`encode_observation` of each observation, as rows of a (B, OBSERVATION_SIZE) float32 array."""
+
+def danzero_states(observations: Iterable[Observation], out: _F32 | None = None) -> _F32:
+    """`danzero_state` of each observation, as rows of a (B, 513) float32 array."""
+
+# ---------------------------------------------------------------- action space
+
+def action_index(action: Combo | Pass | Tribute | Return, level: _Level | None = None) -> int:
+    """The index of an action: a Combo (at its pattern), PASS, Tribute(card) or Return(card)."""
+
+def index_action(i: int, state: Game | Observation) -> _Action:
+    """The legal action of index `i` in `state` (a Game, or the Observation of the seat to act)."""
+
+def describe_index(i: int) -> str:
+    """A short text of what index `i` stands for."""
+
+def index_fields(i: int) -> _IndexFields:
+    """The fields of index `i` as a dict: `type` ("pass", "play", "tribute",
+    "return"), and for a play `kind`, `rank`, `size`, `suit`, `wildcards`,
+    `naturals` (15 counts by rank), for a tribute or return `card`."""
+
+# ---------------------------------------------------------------- vector environment
+
+_Opponents = Sequence[str | None] | None
+
+class _Step(TypedDict):
+    """``VectorEnv.reset`` / ``step``: per-table arrays, reused between steps."""
+
+    obs: _F32
+    mask: _U8
+    seat: NDArray[np.int8]
+    phase: NDArray[np.int8]
+    reward: _F32
+    terminated: NDArray[np.bool_]
+    truncated: NDArray[np.bool_]
+    reset: NDArray[np.bool_]
+    episode: _I64
+
+@final
+class VectorEnv:
+    """N tables of Guandan stepped together natively (see docs/environments.md)."""
+
+    def __new__(
+        cls,
+        num_envs: int,
+        *,
+        seed: int = ...,
+        threads: int = ...,
+        rules: Rules | None = None,
+        unit: Literal["deal", "game"] = ...,
+        opponents: _Opponents = None,
+        observation: Literal["danzero", "guandan"] = ...,
+        reward: Literal["deal", "game"] = ...,
+    ) -> VectorEnv: ...
+    def reset(self, seed: int | None = None) -> _Step:
+        """Starts the next episode of every table (episode 0 at the first reset;
+        with `seed`, episode 0 of that seed's streams) and returns the first decisions."""
+    def step(self, actions: NDArray[np.int64] | NDArray[np.int32] | list[int]) -> _Step:
+        """Plays `actions[i]` (an action index) at table `i` for its seat to act,
+        then on to the next decision of a learner seat; an illegal index raises and changes no table."""
+    def step_random(self) -> _Step:
+        """As `step` with a uniformly random legal action at every table, drawn natively."""
+    def close(self) -> None:
+        """Releases the tables; every later call raises InvalidStateError."""
+    @property
+    def closed(self) -> bool:
+        """Whether `close` was called."""
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def observation_size(self) -> int:
+        """Values per observation row."""
+    @property
+    def action_size(self) -> int:
+        """Entries per mask row (`actions.SIZE`)."""
+    @property
+    def rules(self) -> Rules:
+        """The rules every table plays."""
+    def episode(self, i: int) -> Game:
+        """Table `i`'s current episode as a Game (a copy)."""
+    def finished(self, i: int) -> Game | None:
+        """Table `i`'s last finished episode as a Game (a copy), or None."""
+    def episode_seed(self, i: int, episode: int | None = None) -> int:
+        """The seed of episode `episode` of table `i` (default: its current one):
+        `Game.replay(game.actions, seed=..., rules=env.rules)` rebuilds it."""
+
+class _Trajectories(TypedDict, total=False):
+    """``collect``: one row per decision."""
+
+    obs: _F32
+    action: _I64
+    mask: _U8
+    reward_to_go: _F32
+    seat: NDArray[np.int8]
+    phase: NDArray[np.int8]
+    deal: NDArray[np.uint64]
+
+def collect(
+    n: int,
+    *,
+    policy: str | Sequence[str] = ...,
+    seed: int = ...,
+    start: int = ...,
+    threads: int = ...,
+    rules: Rules | None = None,
+    observation: Literal["danzero", "guandan"] = ...,
+    unit: Literal["deal", "game"] = ...,
+    reward: Literal["deal", "game"] = ...,
+    masks: bool = ...,
+) -> _Trajectories:
+    """Plays episodes `start..start + n` of the seeded stream (`unit` 'deal': a
+    fresh deal, the deals `simulate` plays; 'game': a whole game) with
+    built-in policies, natively and in parallel, and returns one row per
+    decision: `obs`, `action` (index), `mask` (when `masks`), `reward_to_go`,
+    `seat`, `phase`, `deal` (the episode id)."""
 
 # ---------------------------------------------------------------- simulation
 

@@ -24,13 +24,17 @@ pub struct Knowledge {
     pub caps: [Option<u8>; 4],
 }
 
-/// Removes from `known` every face that `played` touches.
+/// Removes from `known` every face that `played` touches (as many copies as
+/// were played), reading only the few faces `known` holds.
 fn forget(known: CardSet, played: CardSet) -> CardSet {
     let mut k = known;
-    for c in played.cards() {
-        if k.count(c) > 0 {
-            k = k.minus(CardSet::single(c));
-        }
+    let mut bits = known.0;
+    while bits != 0 {
+        let face = bits.trailing_zeros() / 2;
+        bits &= !(3u128 << (2 * face));
+        let shift = 2 * face;
+        let n = ((k.0 >> shift) & 3).min((played.0 >> shift) & 3);
+        k.0 -= n << shift;
     }
     k
 }

@@ -322,6 +322,28 @@ impl PyGame {
         Ok(g.0.apply(a)?)
     }
 
+    /// 1 on the action-space index of each legal action of the seat to act (uint8, `actions.SIZE`).
+    #[pyo3(signature = (out = None))]
+    fn legal_action_mask<'py>(slf: &Bound<'py, Self>, py: Python<'py>, out: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, numpy::PyArray1<u8>>> {
+        let legal = legal_of_game(&game_of(slf)?.0);
+        mask_out(py, out, &legal)
+    }
+
+    /// The indices of the legal actions, sorted (int64).
+    fn legal_action_indices<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<Bound<'py, numpy::PyArray1<i64>>> {
+        Ok(indices_array(py, &legal_of_game(&game_of(slf)?.0)))
+    }
+
+    /// The legal actions as rows: `index` (K,) int64 sorted, `cards` (K, 54) uint8 counts.
+    fn legal_action_rows<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        rows_dict(py, &legal_of_game(&game_of(slf)?.0))
+    }
+
+    /// Applies the legal action of action-space index `i`; not legal raises and changes nothing.
+    fn apply_index(slf: &Bound<'_, Self>, i: &Bound<'_, PyAny>) -> PyResult<()> {
+        apply_index(&mut game_mut(slf)?.0, i)
+    }
+
     /// Starts the next deal (or game) after 'deal_over' / 'game_over'.
     #[pyo3(signature = (hands = None, leader = None))]
     fn next_deal(slf: &Bound<'_, Self>, hands: Option<&Bound<'_, PyAny>>, leader: Option<&Bound<'_, PyAny>>) -> PyResult<()> {

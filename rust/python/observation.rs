@@ -102,6 +102,22 @@ impl PyObservation {
     fn unseen(&self) -> PyHand {
         PyHand(self.0.unseen())
     }
+    /// 1 on the action-space index of each legal action when the observer is the seat to act (uint8, `actions.SIZE`).
+    #[pyo3(signature = (out = None))]
+    fn legal_action_mask<'py>(&self, py: Python<'py>, out: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, numpy::PyArray1<u8>>> {
+        mask_out(py, out, &legal_of_observation(&self.0))
+    }
+
+    /// The indices of the observer's legal actions, sorted (int64).
+    fn legal_action_indices<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray1<i64>> {
+        indices_array(py, &legal_of_observation(&self.0))
+    }
+
+    /// The observer's legal actions as rows: `index` (K,) int64 sorted, `cards` (K, 54) uint8 counts.
+    fn legal_action_rows<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        rows_dict(py, &legal_of_observation(&self.0))
+    }
+
     fn __repr__(&self) -> String {
         format!("<Observation seat={} phase={} level={}>", self.0.seat, self.0.phase.name(), rank_text(self.0.level))
     }

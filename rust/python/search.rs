@@ -27,7 +27,7 @@ fn threads_or(obj: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
 }
 
 /// The policy of each seat, random when left out or None.
-fn policies_or(obj: Option<&Bound<'_, PyAny>>) -> PyResult<[Policy; 4]> {
+pub(crate) fn policies_or(obj: Option<&Bound<'_, PyAny>>) -> PyResult<[Policy; 4]> {
     none_or(obj, [Policy::Random; 4], seat_policies_arg)
 }
 

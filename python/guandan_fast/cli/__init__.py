@@ -1,6 +1,6 @@
 """The ``guandan-fast`` command line (also ``python -m guandan_fast``).
 
-Sub-commands: ``simulate`` (cli/simulate.py), ``eval`` (cli/evaluate.py), ``play``
+Sub-commands: ``simulate`` (cli/simulate.py), ``collect`` (cli/collect.py), ``eval`` (cli/evaluate.py), ``play``
 (cli/play.py), ``tournament`` (cli/tournament.py), ``bench`` (cli/bench.py), ``rules`` and ``demo`` (here); the
 shared options are in cli/options.py, card display and reading in cli/text.py. Every
 bad input ends with one line ``error: ...`` on stderr and exit status 2.
@@ -36,6 +36,7 @@ from guandan_fast.cli.options import (
     threads_int,
 )
 from guandan_fast.cli.bench import run_bench
+from guandan_fast.cli.collect import run_collect
 from guandan_fast.cli.evaluate import run_eval
 from guandan_fast.cli.play import run_play
 from guandan_fast.cli.simulate import run_simulate
@@ -148,6 +149,26 @@ def build_parser() -> Parser:
     add_rules_arguments(s)
     s.set_defaults(func=run_simulate)
 
+    c = sub.add_parser(
+        "collect", help="record the decisions of seeded deals played by built-in policies (for offline RL)",
+        description="Plays N seeded deals (or games) with built-in policies natively and writes every decision "
+        "(observation, action index, legal mask, reward-to-go, seat, phase, deal id) to an .npz file. "
+        "Policies: one for every seat or four, seats 0..3: " + POLICY_HELP + ".",
+    )
+    c.add_argument("policies", nargs="+", metavar="POLICY", help="one policy (every seat) or four (seats 0..3)")
+    c.add_argument("--n", "-n", type=positive_int, default=100, help="deals (or games) to play (default 100)")
+    c.add_argument("--out", type=Path, metavar="FILE.npz", required=True, help="the npz file to write")
+    c.add_argument("--unit", choices=("deal", "game"), default="deal", help="episodes: single deals or whole games (default deal)")
+    c.add_argument("--reward", choices=("deal", "game"), default="deal", help="rewards per deal (±levels) or per game (±1)")
+    c.add_argument("--observation", choices=("danzero", "guandan"), default="danzero", help="observation encoding (default danzero)")
+    c.add_argument("--no-masks", action="store_true", help="leave the legal-action masks out (2321 bytes a decision)")
+    c.add_argument("--seed", type=seed_int, default=0, help="seed of the run (default 0)")
+    c.add_argument("--threads", type=threads_int, default=0, help="threads, 0 = all cores (default 0)")
+    c.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_ray_argument(c)
+    add_rules_arguments(c)
+    c.set_defaults(func=run_collect)
+
     e = sub.add_parser(
         "eval", help="rank the legal actions of a position by Monte Carlo playouts",
         description="Ranks the legal actions of the player to move by Monte Carlo playouts (gf.evaluate). "
@@ -214,7 +235,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser = build_parser()
         args = parser.parse_args(argv)
         if args.command is None:
-            raise CliError("choose a command: simulate, eval, play, tournament, bench, rules, demo (see guandan-fast --help)")
+            raise CliError("choose a command: simulate, collect, eval, play, tournament, bench, rules, demo (see guandan-fast --help)")
         return int(args.func(args))
     except SystemExit as e:  # --help and --version
         return e.code if isinstance(e.code, int) else 0

@@ -6,7 +6,7 @@ imported only when a Ray backend connects. See docs/distributed.md."""
 
 from guandan_fast.distributed.backends import Backend, ClusterError, LocalBackend, RayBackend, make_backend
 from guandan_fast.distributed.chunks import TARGET_SECONDS, Span
-from guandan_fast.distributed.runs import evaluate, pit, simulate
+from guandan_fast.distributed.runs import collect, evaluate, pit, simulate
 from guandan_fast.distributed.tournaments import MatchBatches, tournament
 
 __all__ = [
@@ -17,6 +17,7 @@ __all__ = [
     "MatchBatches",
     "RayBackend",
     "Span",
+    "collect",
     "evaluate",
     "make_backend",
     "pit",

@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence, TypeVar, cast
 
 import numpy as np
 
-from guandan_fast._core import Game, GuandanError, InvalidArgumentError, Observation, Rules, evaluate, simulate
+from guandan_fast._core import Game, GuandanError, InvalidArgumentError, Observation, Rules, collect, evaluate, simulate
 
 __all__ = [
     "TARGET_SECONDS",
@@ -103,9 +103,7 @@ def pit_chunk(span: Span, a: str, b: str, config: dict[str, Any]) -> dict[str, d
 
 def collect_chunk(span: Span, config: dict[str, Any]) -> dict[str, np.ndarray]:
     """`gf.collect` of the span's deals under `config` (collect's keywords)."""
-    import guandan_fast as gf
-
-    return cast("dict[str, np.ndarray]", gf.collect(span.size, start=span.start, **config))
+    return dict(collect(span.size, start=span.start, **config))
 
 
 def evaluate_chunk(

@@ -1,4 +1,4 @@
-"""The public calls with a `backend`: `simulate`, `pit` and `evaluate`, each
+"""The public calls with a `backend`: `simulate`, `pit`, `evaluate` and `collect`, each
 giving exactly what the one-machine call with the same arguments gives."""
 
 from __future__ import annotations
@@ -109,7 +109,6 @@ def simulate(
 def collect(
     n: int,
     *,
-    policy: Any = "greedy",
     seed: int = 0,
     start: int = 0,
     threads: int = 0,
@@ -119,13 +118,14 @@ def collect(
     progress: Progress = None,
     **options: Any,
 ) -> dict[str, np.ndarray]:
-    """`gf.collect` (trajectories of deals ``start .. start + n``) with the same
-    arguments (`options`: its other keywords, e.g. `rules`, `observation`,
-    `unit`), collected in chunks of deals on `backend` (see `simulate`): the
-    same per-decision arrays. `progress(k)` as each chunk of `k` deals completes."""
+    """`gf.collect` (the decisions of episodes ``start .. start + n``) with the
+    same arguments (`options`: its other keywords — `policy`, `rules`,
+    `observation`, `unit`, `reward`, `masks` — with its defaults), collected in
+    chunks of episodes on `backend` (see `simulate`): the same per-decision
+    arrays. `progress(k)` as each chunk of `k` episodes completes."""
     _count("n", n)
     be = make_backend(backend, threads=threads, address=address)
-    config = dict(options, policy=policy, seed=seed, threads=be.threads)
+    config = dict(options, seed=seed, threads=be.threads)
     work = functools.partial(collect_chunk, config=config)
     empty = work(Span(start, 0))  # the collector checks every argument before any task is sent
     if n == 0:

@@ -1,0 +1,116 @@
+//! The observation encoders for Python (`encode_observation`,
+//! `danzero_state` and their batch forms): conversion only.
+
+use super::*;
+use crate::rl::encode::{Encoding, View};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
+
+fn observation_arg<'py>(obs: &Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'py, PyObservation>> {
+    obs.cast::<PyObservation>()
+        .cloned()
+        .map_err(|_| InvalidArgumentError::new_err(format!("{what} must be an Observation (game.observation(seat)), not {}", describe(obs))))
+}
+
+/// `out=` of one vector: a writable C-contiguous float32 array of shape (n,), or a new one.
+fn vector_out<'py>(py: Python<'py>, out: Option<&Bound<'py, PyAny>>, n: usize) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    match out.filter(|o| !o.is_none()) {
+        None => Ok(PyArray1::<f32>::zeros(py, n, false)),
+        Some(o) => {
+            let expected = format!("a writable C-contiguous float32 numpy array of shape ({n},)");
+            let a = o.cast::<PyArray1<f32>>().map_err(|_| bad_arg("out", &expected, o))?.clone();
+            if a.len() != n || !a.is_c_contiguous() {
+                return Err(bad_arg("out", &expected, o));
+            }
+            Ok(a)
+        }
+    }
+}
+
+/// `out=` of a batch: a writable C-contiguous float32 array of shape (b, n), or a new one.
+fn batch_out<'py>(py: Python<'py>, out: Option<&Bound<'py, PyAny>>, b: usize, n: usize) -> PyResult<Bound<'py, PyArray2<f32>>> {
+    match out.filter(|o| !o.is_none()) {
+        None => Ok(PyArray2::<f32>::zeros(py, [b, n], false)),
+        Some(o) => {
+            let expected = format!("a writable C-contiguous float32 numpy array of shape ({b}, {n})");
+            let a = o.cast::<PyArray2<f32>>().map_err(|_| bad_arg("out", &expected, o))?.clone();
+            if a.shape() != [b, n] || !a.is_c_contiguous() {
+                return Err(bad_arg("out", &expected, o));
+            }
+            Ok(a)
+        }
+    }
+}
+
+fn write_err() -> PyErr {
+    InvalidArgumentError::new_err("out must be a writable array not in use by another call")
+}
+
+fn encode_one<'py>(py: Python<'py>, e: Encoding, obs: &Bound<'py, PyAny>, out: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    let o = observation_arg(obs, "obs")?;
+    let a = vector_out(py, out, e.size())?;
+    {
+        let mut w = a.try_readwrite().map_err(|_| write_err())?;
+        e.write(&View::of_observation(&o.get().0), w.as_slice_mut().map_err(|_| write_err())?);
+    }
+    Ok(a)
+}
+
+fn encode_many<'py>(
+    py: Python<'py>,
+    e: Encoding,
+    observations: &Bound<'py, PyAny>,
+    out: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyArray2<f32>>> {
+    let iter = observations.try_iter().map_err(|_| bad_arg("observations", "an iterable of Observations", observations))?;
+    let obs: Vec<Bound<'py, PyObservation>> = iter.map(|o| observation_arg(&o?, "every item of observations")).collect::<PyResult<_>>()?;
+    let n = e.size();
+    let a = batch_out(py, out, obs.len(), n)?;
+    {
+        let mut w = a.try_readwrite().map_err(|_| write_err())?;
+        let s = w.as_slice_mut().map_err(|_| write_err())?;
+        for (o, row) in obs.iter().zip(s.chunks_exact_mut(n)) {
+            e.write(&View::of_observation(&o.get().0), row);
+        }
+    }
+    Ok(a)
+}
+
+/// `obs` as this package's float32 encoding (`OBSERVATION_SIZE` values; layout in docs/encodings.md), into `out` when given.
+#[pyfunction]
+#[pyo3(signature = (obs, out = None))]
+pub(crate) fn encode_observation<'py>(
+    py: Python<'py>,
+    obs: &Bound<'py, PyAny>,
+    out: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    encode_one(py, Encoding::Guandan, obs, out)
+}
+
+/// `obs` as DanZero's 513-value float32 state (layout in docs/encodings.md), into `out` when given.
+#[pyfunction]
+#[pyo3(signature = (obs, out = None))]
+pub(crate) fn danzero_state<'py>(py: Python<'py>, obs: &Bound<'py, PyAny>, out: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    encode_one(py, Encoding::DanZero, obs, out)
+}
+
+/// `encode_observation` of each observation, as rows of a (B, OBSERVATION_SIZE) float32 array.
+#[pyfunction]
+#[pyo3(signature = (observations, out = None))]
+pub(crate) fn encode_observations<'py>(
+    py: Python<'py>,
+    observations: &Bound<'py, PyAny>,
+    out: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyArray2<f32>>> {
+    encode_many(py, Encoding::Guandan, observations, out)
+}
+
+/// `danzero_state` of each observation, as rows of a (B, 513) float32 array.
+#[pyfunction]
+#[pyo3(signature = (observations, out = None))]
+pub(crate) fn danzero_states<'py>(
+    py: Python<'py>,
+    observations: &Bound<'py, PyAny>,
+    out: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyArray2<f32>>> {
+    encode_many(py, Encoding::DanZero, observations, out)
+}

@@ -1,0 +1,158 @@
+//! The legal actions of a game or an observation as indices of the action
+//! space, with their masks and 54-count rows.
+
+use crate::cards::card::NUM_FACES;
+use crate::game::observe::Observation;
+use crate::game::{tribute, Action, Game, Phase};
+use crate::movegen::encode::fill_counts;
+use crate::movegen::{Mode, Move};
+use crate::rl::index::{action_index, SIZE};
+
+/// The legal actions of one decision with their indices; reused between
+/// decisions so that a warm set does not allocate.
+#[derive(Clone, Debug, Default)]
+pub struct LegalSet {
+    moves: Vec<Move>,
+    actions: Vec<Action>,
+    indices: Vec<u16>,
+}
+
+impl LegalSet {
+    /// An empty set.
+    pub fn new() -> LegalSet {
+        LegalSet::default()
+    }
+
+    /// The legal actions of the seat to act in `g` (none between deals).
+    pub fn fill_game(&mut self, g: &Game) {
+        g.legal_actions_into(Mode::Pattern, &mut self.moves, &mut self.actions);
+        self.index_all(g.level());
+    }
+
+    /// The legal actions of the observer when it is the seat to act (none
+    /// otherwise): plays, passing, tribute and return choices.
+    pub fn fill_observation(&mut self, o: &Observation) {
+        self.actions.clear();
+        if o.current == Some(o.seat) {
+            match o.phase {
+                Phase::Tribute => self.actions.extend(tribute::tribute_options(o.hand, o.level).into_iter().map(Action::Tribute)),
+                Phase::Return => self.actions.extend(tribute::return_options(o.hand, o.level, &o.rules).into_iter().map(Action::Return)),
+                Phase::Play => {
+                    let mut hands = [crate::cards::cardset::CardSet::EMPTY; 4];
+                    hands[o.seat as usize] = o.hand;
+                    let p = o.play_state(hands);
+                    if p.can_pass() {
+                        self.actions.push(Action::Pass);
+                    }
+                    self.moves.clear();
+                    p.moves(Mode::Pattern, &mut self.moves);
+                    self.actions.extend(self.moves.iter().map(|&m| Action::Play(m)));
+                }
+                _ => {}
+            }
+        }
+        self.index_all(o.level);
+    }
+
+    fn index_all(&mut self, level: u8) {
+        self.indices.clear();
+        self.indices.extend(self.actions.iter().map(|a| action_index(a, level).expect("every legal action has an index") as u16));
+    }
+
+    /// Number of legal actions.
+    pub fn len(&self) -> usize {
+        self.actions.len()
+    }
+
+    /// Whether no action is legal.
+    pub fn is_empty(&self) -> bool {
+        self.actions.is_empty()
+    }
+
+    /// The legal actions, in the generator's order.
+    pub fn actions(&self) -> &[Action] {
+        &self.actions
+    }
+
+    /// Their indices, in the same order.
+    pub fn indices(&self) -> &[u16] {
+        &self.indices
+    }
+
+    /// The legal action of index `i`, if it is legal.
+    pub fn find(&self, i: usize) -> Option<Action> {
+        self.indices.iter().position(|&x| x as usize == i).map(|k| self.actions[k])
+    }
+
+    /// Sets the entries of the legal actions in `mask` (of `SIZE` entries) to 1.
+    pub fn set_mask(&self, mask: &mut [u8]) {
+        debug_assert_eq!(mask.len(), SIZE);
+        for &i in &self.indices {
+            mask[i as usize] = 1;
+        }
+    }
+
+    /// Sets the entries `set_mask` set back to 0.
+    pub fn clear_mask(&self, mask: &mut [u8]) {
+        for &i in &self.indices {
+            mask[i as usize] = 0;
+        }
+    }
+
+    /// The legal actions sorted by index: the indices and, per action, the
+    /// 54 card counts it gives up (a tribute or return its one card, zeros
+    /// for passing) appended to `cards`.
+    pub fn rows(&self, index: &mut Vec<i64>, cards: &mut Vec<u8>) {
+        let mut order: Vec<usize> = (0..self.indices.len()).collect();
+        order.sort_by_key(|&k| self.indices[k]);
+        index.clear();
+        cards.clear();
+        for k in order {
+            index.push(self.indices[k] as i64);
+            let start = cards.len();
+            cards.resize(start + NUM_FACES, 0);
+            match self.actions[k] {
+                Action::Play(m) => fill_counts(&mut cards[start..], m.cards),
+                Action::Tribute(c) | Action::Return(c) => cards[start + c.index()] = 1,
+                Action::Pass => {}
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::rules::Rules;
+    use crate::rng::Rng;
+
+    /// Plays random games through tribute and return: the observation of the
+    /// seat to act lists the same actions and indices as the game.
+    #[test]
+    fn observation_and_game_agree() {
+        let mut rng = Rng::new(3);
+        let (mut a, mut b) = (LegalSet::new(), LegalSet::new());
+        let mut phases = std::collections::HashSet::new();
+        for seed in 0..40u64 {
+            let mut g = Game::new(Rules::default(), seed).unwrap();
+            for _ in 0..2000 {
+                if g.phase == Phase::MatchOver {
+                    break;
+                }
+                if !g.phase.is_live() {
+                    g.next_deal(None, None).unwrap();
+                    continue;
+                }
+                phases.insert(g.phase);
+                a.fill_game(&g);
+                b.fill_observation(&g.observation(g.current_player().unwrap()));
+                assert_eq!(a.actions(), b.actions());
+                assert_eq!(a.indices(), b.indices());
+                let k = rng.below(a.len() as u32) as usize;
+                assert_eq!(a.find(a.indices()[k] as usize), Some(a.actions()[k]));
+                g.apply(a.actions()[k]).unwrap();
+            }
+        }
+        assert!(phases.contains(&Phase::Tribute) && phases.contains(&Phase::Return));
+    }
+}

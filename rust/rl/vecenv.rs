@@ -1,0 +1,229 @@
+//! `VectorEnv`: N tables stepped together on the shared pool. Each table
+//! plays seeded episodes (episode `e` of table `t` is seeded with
+//! `episode_seed(seed, t, e)`), its native seats played by built-in
+//! policies; a step takes one action index per table for its seat to act,
+//! plays on to the next decision of a caller's seat (starting the next
+//! episode when one ends) and writes that decision's observation and mask
+//! into the caller's buffers. Results do not depend on the number of parts.
+
+use crate::error::{Error, Result};
+use crate::game::{Game, Phase};
+use crate::parallel::{self, Stop};
+use crate::rl::encode::{Encoding, View};
+use crate::rl::episode::{episode_seed, Episode, Setting};
+use crate::rl::index::SIZE;
+use crate::rl::legal::LegalSet;
+use rayon::prelude::*;
+
+/// One table: its episode, the legal actions of its decision and what its last step gave.
+#[derive(Clone, Debug)]
+pub struct Table {
+    pub episode: Episode,
+    /// Episode number.
+    pub number: u64,
+    /// Whether an episode was started.
+    pub started: bool,
+    pub legal: LegalSet,
+    /// The last finished episode.
+    pub finished: Option<Game>,
+    pub reward: [f32; 4],
+    pub terminated: bool,
+    pub reset: bool,
+}
+
+/// The per-table outputs of a step, written by the caller-visible arrays.
+pub struct Out<'a> {
+    /// `num_envs × encoding.size()`.
+    pub obs: &'a mut [f32],
+    /// `num_envs × SIZE`.
+    pub mask: &'a mut [u8],
+}
+
+/// N tables.
+#[derive(Clone, Debug)]
+pub struct VectorEnv {
+    pub setting: Setting,
+    pub encoding: Encoding,
+    pub seed: u64,
+    pub threads: usize,
+    pub tables: Vec<Table>,
+}
+
+/// What a table is asked to do in a step.
+#[derive(Clone, Copy)]
+enum Move {
+    Index(usize),
+    Random,
+}
+
+impl Table {
+    fn start(&mut self, s: &Setting, seed: u64, t: u64, number: u64, stop: &Stop) -> Result<()> {
+        self.episode = Episode::new(s, episode_seed(seed, t, number))?;
+        self.number = number;
+        self.episode.advance(s, &mut self.reward, stop)
+    }
+
+    /// Plays the caller's action, then on to its next decision.
+    fn step(&mut self, s: &Setting, seed: u64, t: u64, m: Move, stop: &Stop) -> Result<()> {
+        self.reward = [0.0; 4];
+        self.terminated = false;
+        self.reset = false;
+        let a = match m {
+            Move::Index(i) => self.legal.find(i).ok_or_else(|| Error::IllegalMove(format!("table {t}: action index {i} is not legal")))?,
+            Move::Random => {
+                let n = self.legal.len() as u32;
+                if n == 0 {
+                    return Err(Error::InvalidState(format!("table {t} has no decision to make")));
+                }
+                self.legal.actions()[self.episode.rng.below(n) as usize]
+            }
+        };
+        self.episode.apply(s, a, &mut self.reward)?;
+        self.episode.advance(s, &mut self.reward, stop)?;
+        if self.episode.is_over(s) {
+            self.terminated = true;
+            self.reset = true;
+            let done = std::mem::replace(&mut self.episode.game, Game::new(s.rules, 0)?);
+            self.finished = Some(done);
+            self.start(s, seed, t, self.number + 1, stop)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the observation and the mask of the table's decision (the
+    /// mask's previous entries cleared, the new ones set).
+    fn write(&mut self, enc: Encoding, obs: &mut [f32], mask: &mut [u8]) {
+        self.legal.clear_mask(mask);
+        let g = &self.episode.game;
+        match g.current_player() {
+            Some(seat) => {
+                self.legal.fill_game(g);
+                self.legal.set_mask(mask);
+                enc.write(&View::of_game(g, seat), obs);
+            }
+            None => {
+                self.legal.fill_game(g);
+                obs.fill(0.0);
+            }
+        }
+    }
+}
+
+impl VectorEnv {
+    /// `num_envs` tables, not started (`reset` starts them).
+    pub fn new(num_envs: usize, setting: Setting, encoding: Encoding, seed: u64, threads: usize) -> Result<VectorEnv> {
+        if setting.natives.iter().all(|p| p.is_some()) {
+            return Err(Error::InvalidArgument("every seat is native: leave at least one seat (None) to the caller".into()));
+        }
+        if num_envs == 0 {
+            return Err(Error::InvalidArgument("num_envs must be at least 1".into()));
+        }
+        let blank = Table {
+            episode: Episode::new(&setting, 0)?,
+            number: 0,
+            started: false,
+            legal: LegalSet::new(),
+            finished: None,
+            reward: [0.0; 4],
+            terminated: false,
+            reset: false,
+        };
+        let mut tables = Vec::new();
+        tables.try_reserve_exact(num_envs).map_err(|_| Error::InvalidArgument(format!("num_envs = {num_envs}: more tables than memory holds")))?;
+        tables.resize(num_envs, blank);
+        Ok(VectorEnv { setting, encoding, seed, threads, tables })
+    }
+
+    /// Values per observation row.
+    pub fn obs_size(&self) -> usize {
+        self.encoding.size()
+    }
+
+    fn run(&mut self, out: Out<'_>, f: impl Fn(&mut Table, &Setting, u64, u64) -> Result<()> + Sync) -> Result<()> {
+        let n = self.tables.len();
+        let k = self.obs_size();
+        if out.obs.len() != n * k || out.mask.len() != n * SIZE {
+            return Err(Error::InvalidArgument(format!("the buffers must hold {n} rows")));
+        }
+        let per = n.div_ceil(parallel::parts(self.threads)).max(1);
+        let (s, seed, enc) = (&self.setting, self.seed, self.encoding);
+        let tables = &mut self.tables;
+        parallel::pool()?.install(|| {
+            tables.par_chunks_mut(per).zip(out.obs.par_chunks_mut(per * k)).zip(out.mask.par_chunks_mut(per * SIZE)).enumerate().try_for_each(
+                |(p, ((ts, obs), mask))| {
+                    for (j, ((t, o), m)) in ts.iter_mut().zip(obs.chunks_exact_mut(k)).zip(mask.chunks_exact_mut(SIZE)).enumerate() {
+                        f(t, s, seed, (p * per + j) as u64)?;
+                        t.write(enc, o, m);
+                    }
+                    Ok(())
+                },
+            )
+        })
+    }
+
+    /// Starts the next episode of every table (episode 0 at the first reset,
+    /// or after `reseed`) and writes each table's first decision; the mask is cleared first.
+    pub fn reset(&mut self, out: Out<'_>, stop: &Stop) -> Result<()> {
+        out.mask.fill(0);
+        for t in &mut self.tables {
+            t.legal = LegalSet::new();
+        }
+        self.run(out, |t, s, seed, i| {
+            let next = if t.started { t.number + 1 } else { 0 };
+            t.started = true;
+            t.reward = [0.0; 4];
+            t.terminated = false;
+            t.reset = true;
+            t.start(s, seed, i, next, stop)
+        })
+    }
+
+    /// Uses `seed` from now on: the next reset starts episode 0 of every table.
+    pub fn reseed(&mut self, seed: u64) {
+        self.seed = seed;
+        for t in &mut self.tables {
+            t.started = false;
+        }
+    }
+
+    /// Checks that `actions[i]` is legal at table `i` (nothing changes otherwise).
+    pub fn check(&self, actions: &[i64]) -> Result<()> {
+        if actions.len() != self.tables.len() {
+            return Err(Error::InvalidArgument(format!("actions has {} entries for {} tables", actions.len(), self.tables.len())));
+        }
+        for (t, (table, &a)) in self.tables.iter().zip(actions).enumerate() {
+            if table.legal.is_empty() {
+                return Err(Error::InvalidState("the environment has not been reset: call reset() first".into()));
+            }
+            if a < 0 || a as usize >= SIZE || table.legal.find(a as usize).is_none() {
+                let what = if a < 0 || a as usize >= SIZE {
+                    "not an index 0..SIZE".to_string()
+                } else {
+                    format!("({}) not legal now", crate::rl::describe(a as usize).unwrap_or_default())
+                };
+                return Err(Error::IllegalMove(format!("actions[{t}] = {a} is {what}")));
+            }
+        }
+        Ok(())
+    }
+
+    /// Plays `actions[i]` at table `i` (checked first: an illegal one changes no table).
+    pub fn step(&mut self, actions: &[i64], out: Out<'_>, stop: &Stop) -> Result<()> {
+        self.check(actions)?;
+        self.run(out, |t, s, seed, i| t.step(s, seed, i, Move::Index(actions[i as usize] as usize), stop))
+    }
+
+    /// Plays a uniformly random legal action at every table (drawn from the table's own generator).
+    pub fn step_random(&mut self, out: Out<'_>, stop: &Stop) -> Result<()> {
+        if self.tables.iter().any(|t| t.legal.is_empty()) {
+            return Err(Error::InvalidState("the environment has not been reset: call reset() first".into()));
+        }
+        self.run(out, |t, s, seed, i| t.step(s, seed, i, Move::Random, stop))
+    }
+
+    /// The phase code of table `i` (its index in `Phase::ALL`).
+    pub fn phase_code(&self, i: usize) -> i8 {
+        let p = self.tables[i].episode.game.phase;
+        Phase::ALL.iter().position(|&x| x == p).unwrap_or(0) as i8
+    }
+}

@@ -1,0 +1,169 @@
+"""gf.VectorEnv: N native tables against stepping Games one by one.
+
+Self-play tables must equal Games built from the same episode seeds and
+given the same actions (observation, mask, seat, phase, rewards, episode
+ends); with native opponents every finished episode replays from its seed
+and the learner's actions; outputs do not depend on the thread count; bad
+input raises the package's own errors and changes no table.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import guandan_fast as gf
+
+PHASES = ("tribute", "return", "play", "deal_over", "game_over", "match_over")
+
+
+def pick(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A random legal index per row, chosen in numpy as a user's loop does."""
+    return np.array([rng.choice(np.flatnonzero(m)) for m in mask], dtype=np.int64)
+
+
+@pytest.mark.parametrize("unit,reward,observation", [("deal", "deal", "danzero"), ("game", "game", "guandan"), ("game", "deal", "danzero")])
+def test_equals_games_stepped_one_by_one(unit: str, reward: str, observation: str) -> None:
+    n = 3
+    rules = gf.Rules(max_deals=2) if unit == "game" else gf.Rules()
+    env = gf.VectorEnv(n, seed=7, unit=unit, reward=reward, observation=observation, rules=rules)
+    encode = gf.danzero_state if observation == "danzero" else gf.encode_observation
+    out = env.reset()
+    games = [gf.Game(rules, seed=env.episode_seed(i, 0)) for i in range(n)]
+    episodes = [0] * n
+    rng = np.random.default_rng(1)
+    ends = 0
+    for _ in range(600):
+        for i, g in enumerate(games):
+            seat = g.current_player
+            assert out["seat"][i] == seat and PHASES[out["phase"][i]] == g.phase
+            assert np.array_equal(out["mask"][i], g.legal_action_mask())
+            assert np.array_equal(out["obs"][i], encode(g.observation(seat)))
+            assert out["episode"][i] == episodes[i]
+        actions = pick(out["mask"], rng)
+        out = env.step(actions)
+        for i, g in enumerate(games):
+            g.apply_index(int(actions[i]))
+            want = np.zeros(4, np.float32)
+            if g.phase in ("deal_over", "game_over", "match_over"):
+                r = g.last_result
+                assert r is not None
+                win = r["winner"]
+                if reward == "deal":
+                    want = np.array([r["gain"] if s % 2 == win else -r["gain"] for s in range(4)], np.float32)
+                elif r["game_winner"] is not None:
+                    want = np.array([1.0 if s % 2 == r["game_winner"] else -1.0 for s in range(4)], np.float32)
+            assert np.array_equal(out["reward"][i], want)
+            over = g.phase in ("game_over", "match_over") or (unit == "deal" and g.phase == "deal_over")
+            assert out["terminated"][i] == over == out["reset"][i]
+            assert not out["truncated"][i]
+            if over:
+                ends += 1
+                finished = env.finished(i)
+                assert finished is not None and finished.position() == g.position()
+                episodes[i] += 1
+                games[i] = gf.Game(rules, seed=env.episode_seed(i, episodes[i]))
+            elif g.phase == "deal_over":
+                g.next_deal()
+        for i, g in enumerate(games):
+            assert env.episode(i).position() == g.position()
+    assert ends >= 3
+
+
+def test_native_opponents_return_only_learner_seats_and_episodes_replay() -> None:
+    env = gf.VectorEnv(4, seed=3, opponents=[None, "greedy", None, "random"])
+    out = env.reset()
+    rng = np.random.default_rng(2)
+    mine: list[list[int]] = [[] for _ in range(4)]
+    checked = 0
+    for _ in range(300):
+        assert set(out["seat"].tolist()) <= {0, 2}
+        actions = pick(out["mask"], rng)
+        for i in range(4):
+            mine[i].append(int(actions[i]))
+        out = env.step(actions)
+        for i in np.flatnonzero(out["terminated"]):
+            f = env.finished(int(i))
+            assert f is not None
+            seed = env.episode_seed(int(i), int(out["episode"][i]) - 1)
+            again = gf.Game.replay(f.actions, seed=seed, rules=env.rules)
+            assert again.position() == f.position()
+            ours = [gf.actions.index(a) for s, a in f.history if s in (0, 2)]
+            assert ours == mine[i]
+            mine[i] = []
+            checked += 1
+    assert checked >= 4
+
+
+def run(threads: int, opponents: list[str | None] | None) -> list[np.ndarray]:
+    env = gf.VectorEnv(5, seed=11, threads=threads, opponents=opponents)
+    out = env.reset()
+    rows = []
+    for k in range(120):
+        out = env.step_random() if k % 2 else env.step(out["mask"].argmax(axis=1))
+        rows.append(np.concatenate([out["obs"].ravel(), out["mask"].ravel(), out["reward"].ravel(), out["seat"], out["episode"]]))
+    return rows
+
+
+@pytest.mark.parametrize("opponents", [None, [None, "greedy", None, "random"]])
+def test_same_result_for_any_thread_count(opponents: list[str | None] | None) -> None:
+    a, b, c = run(1, opponents), run(2, opponents), run(4, opponents)
+    assert all(np.array_equal(x, y) and np.array_equal(x, z) for x, y, z in zip(a, b, c))
+
+
+def test_reset_with_a_seed_restarts_the_streams() -> None:
+    env = gf.VectorEnv(2, seed=5)
+    first = env.reset()["obs"].copy()
+    second = env.reset()
+    assert (second["episode"] == 1).all() and not np.array_equal(first, second["obs"])
+    again = env.reset(seed=5)
+    assert (again["episode"] == 0).all() and np.array_equal(first, again["obs"])
+
+
+def test_bad_input_raises_and_changes_no_table() -> None:
+    env = gf.VectorEnv(3, seed=1)
+    with pytest.raises(gf.InvalidStateError, match="reset"):
+        env.step(np.zeros(3, np.int64))
+    out = env.reset()
+    before = [env.episode(i).position() for i in range(3)]
+    arrays = {k: v.copy() for k, v in out.items()}
+    legal = out["mask"].argmax(axis=1)
+    bad = legal.copy()
+    bad[2] = int(np.flatnonzero(out["mask"][2] == 0)[0])
+    for wrong, error, text in [
+        (bad, gf.IllegalMoveError, r"actions\[2\]"),
+        (np.append(legal[:2], -1), gf.IllegalMoveError, "not an index"),
+        (np.append(legal[:2], gf.actions.SIZE), gf.IllegalMoveError, "not an index"),
+        (legal.astype(np.float64), gf.InvalidArgumentError, "dtype float64"),
+        (legal[:2], gf.InvalidArgumentError, "length 2"),
+        (legal.reshape(1, 3), gf.InvalidArgumentError, "shape"),
+        ("0 0 0", gf.InvalidArgumentError, "actions"),
+    ]:
+        with pytest.raises(error, match=text):
+            env.step(wrong)  # type: ignore[arg-type]
+        assert [env.episode(i).position() for i in range(3)] == before
+        assert all(np.array_equal(out[k], arrays[k]) for k in arrays)
+    env.close()
+    assert env.closed
+    for call in (env.reset, env.step_random, lambda: env.step(legal), lambda: env.episode(0), lambda: env.num_envs):
+        with pytest.raises(gf.InvalidStateError, match="closed"):
+            call()
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(gf.InvalidArgumentError, match="every seat is native"):
+        gf.VectorEnv(1, opponents=["greedy"] * 4)
+    with pytest.raises(gf.InvalidArgumentError, match="opponents"):
+        gf.VectorEnv(1, opponents=[None, "nope", None, None])
+    with pytest.raises(gf.InvalidArgumentError, match="opponents"):
+        gf.VectorEnv(1, opponents=[None, "greedy"])
+    with pytest.raises(gf.InvalidArgumentError, match="num_envs"):
+        gf.VectorEnv(0)
+    for kw in ({"unit": "match"}, {"reward": "x"}, {"observation": "pixels"}):
+        with pytest.raises(gf.InvalidArgumentError, match=next(iter(kw))):
+            gf.VectorEnv(1, **kw)  # type: ignore[arg-type]
+    env = gf.VectorEnv(2)
+    assert (env.num_envs, env.observation_size, env.action_size) == (2, gf.DANZERO_SIZE, gf.actions.SIZE)
+    assert gf.VectorEnv(1, observation="guandan").observation_size == gf.OBSERVATION_SIZE
+    with pytest.raises(gf.InvalidArgumentError, match="table index"):
+        env.episode(2)
