@@ -103,7 +103,7 @@ def pit_chunk(span: Span, a: str, b: str, config: dict[str, Any]) -> dict[str, d
 
 def collect_chunk(span: Span, config: dict[str, Any]) -> dict[str, np.ndarray]:
     """`gf.collect` of the span's deals under `config` (collect's keywords)."""
-    return dict(collect(span.size, start=span.start, **config))
+    return cast("dict[str, np.ndarray]", collect(span.size, start=span.start, **config))
 
 
 def evaluate_chunk(
