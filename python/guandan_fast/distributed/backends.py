@@ -97,7 +97,7 @@ class RayBackend:
         if not ray.is_initialized():
             try:
                 ray.init(address=self.address, include_dashboard=False, log_to_driver=False, configure_logging=False)
-            except (ConnectionError, RuntimeError, ValueError, TimeoutError) as e:
+            except Exception as e:  # noqa: BLE001 - whatever Ray raises, the cluster could not be used
                 where = self.address or "this machine"
                 hint = ""
                 if self.address is not None and not os.environ.get("RAY_AUTH_MODE"):
