@@ -97,13 +97,28 @@ impl<'a> View<'a> {
     }
 }
 
+/// The four suit counts of a rank byte, as floats.
+const BYTE_FLOATS: [[f32; 4]; 256] = {
+    let mut t = [[0.0f32; 4]; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = [(b & 3) as f32, ((b >> 2) & 3) as f32, ((b >> 4) & 3) as f32, ((b >> 6) & 3) as f32];
+        b += 1;
+    }
+    t
+};
+
 /// Writes the 54 counts of `cards` as floats.
 #[inline]
 fn counts(out: &mut [f32], cards: CardSet) {
+    let out: &mut [f32; NUM_FACES] = (&mut out[..NUM_FACES]).try_into().expect("a row of 54");
     let b = cards.0;
-    for (i, o) in out[..NUM_FACES].iter_mut().enumerate() {
-        *o = ((b >> (2 * i)) & 3) as f32;
+    for r in 0..13 {
+        out[4 * r..4 * r + 4].copy_from_slice(&BYTE_FLOATS[(b >> (8 * r)) as u8 as usize]);
     }
+    let j = (b >> 104) as u8;
+    out[52] = (j & 3) as f32;
+    out[53] = ((j >> 2) & 3) as f32;
 }
 
 /// Writes `encode_observation` of `v` into `out` (`OBSERVATION_SIZE` values, all written).

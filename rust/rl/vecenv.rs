@@ -57,10 +57,12 @@ enum Move {
 }
 
 impl Table {
-    fn start(&mut self, s: &Setting, seed: u64, t: u64, number: u64, stop: &Stop) -> Result<()> {
-        self.episode = Episode::new(s, episode_seed(seed, t, number))?;
+    /// Starts episode `number` (played on to the caller's first decision); returns the game it replaces.
+    fn start(&mut self, s: &Setting, seed: u64, t: u64, number: u64, stop: &Stop) -> Result<Game> {
+        let old = std::mem::replace(&mut self.episode, Episode::new(s, episode_seed(seed, t, number))?);
         self.number = number;
-        self.episode.advance(s, &mut self.reward, stop)
+        self.episode.advance(s, &mut self.reward, stop)?;
+        Ok(old.game)
     }
 
     /// Plays the caller's action, then on to its next decision.
@@ -83,9 +85,7 @@ impl Table {
         if self.episode.is_over(s) {
             self.terminated = true;
             self.reset = true;
-            let done = std::mem::replace(&mut self.episode.game, Game::new(s.rules, 0)?);
-            self.finished = Some(done);
-            self.start(s, seed, t, self.number + 1, stop)?;
+            self.finished = Some(self.start(s, seed, t, self.number + 1, stop)?);
         }
         Ok(())
     }
@@ -145,19 +145,28 @@ impl VectorEnv {
         if out.obs.len() != n * k || out.mask.len() != n * SIZE {
             return Err(Error::InvalidArgument(format!("the buffers must hold {n} rows")));
         }
-        let per = n.div_ceil(parallel::parts(self.threads)).max(1);
+        let parts = parallel::parts(self.threads).min(n);
+        let per = n.div_ceil(parts).max(1);
         let (s, seed, enc) = (&self.setting, self.seed, self.encoding);
         let tables = &mut self.tables;
+        let part = |p: usize, ts: &mut [Table], obs: &mut [f32], mask: &mut [u8]| -> Result<()> {
+            for (j, ((t, o), m)) in ts.iter_mut().zip(obs.chunks_exact_mut(k)).zip(mask.chunks_exact_mut(SIZE)).enumerate() {
+                f(t, s, seed, (p * per + j) as u64)?;
+                t.write(enc, o, m);
+            }
+            Ok(())
+        };
+        if parts <= 1 {
+            // One part: on the calling thread, without waking the pool.
+            return part(0, tables, out.obs, out.mask);
+        }
         parallel::pool()?.install(|| {
-            tables.par_chunks_mut(per).zip(out.obs.par_chunks_mut(per * k)).zip(out.mask.par_chunks_mut(per * SIZE)).enumerate().try_for_each(
-                |(p, ((ts, obs), mask))| {
-                    for (j, ((t, o), m)) in ts.iter_mut().zip(obs.chunks_exact_mut(k)).zip(mask.chunks_exact_mut(SIZE)).enumerate() {
-                        f(t, s, seed, (p * per + j) as u64)?;
-                        t.write(enc, o, m);
-                    }
-                    Ok(())
-                },
-            )
+            tables
+                .par_chunks_mut(per)
+                .zip(out.obs.par_chunks_mut(per * k))
+                .zip(out.mask.par_chunks_mut(per * SIZE))
+                .enumerate()
+                .try_for_each(|(p, ((ts, obs), mask))| part(p, ts, obs, mask))
         })
     }
 
@@ -174,7 +183,7 @@ impl VectorEnv {
             t.reward = [0.0; 4];
             t.terminated = false;
             t.reset = true;
-            t.start(s, seed, i, next, stop)
+            t.start(s, seed, i, next, stop).map(|_| ())
         })
     }
 

@@ -1,0 +1,121 @@
+"""pytest-benchmark benchmarks of the reinforcement-learning core, side by
+side in one run (not part of the default test run):
+
+    python -m pytest benches/test_bench_rl.py --benchmark-only
+
+- the vector env with native random legal actions (`step_random`), 1 and 2 threads;
+- the vector env with the actions chosen in Python from the masks with
+  numpy, as a user's loop does (masked random logits, argmax);
+- today's plain Python loop: legal actions + the pure-Python `danzero_state`
+  (the test reference) + apply, one decision at a time;
+- the encoders per call, native against the pure-Python references.
+
+Each benchmark checks its answer; rates (env steps or calls per second) are
+stored in ``extra_info`` from the median round.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import guandan_fast as gf
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+import reference_encoding as ref  # noqa: E402
+
+TABLES = 256
+STEPS = 40
+
+
+def _rate(benchmark, n, unit):
+    stats = getattr(benchmark, "stats", None)
+    if stats is None:
+        return
+    benchmark.extra_info[f"{unit}_per_s"] = round(n / stats.stats.median)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_vecenv_native_random(benchmark, threads):
+    env = gf.VectorEnv(TABLES, seed=1, threads=threads)
+    env.reset()
+
+    def run():
+        for _ in range(STEPS):
+            out = env.step_random()
+        return out
+
+    out = benchmark(run)
+    assert (out["mask"].sum(axis=1) > 0).all() and out["obs"].shape == (TABLES, gf.DANZERO_SIZE)
+    _rate(benchmark, TABLES * STEPS, "env_steps")
+
+
+def test_vecenv_python_chosen(benchmark):
+    env = gf.VectorEnv(TABLES, seed=1, threads=2)
+    state = {"out": env.reset()}
+    rng = np.random.default_rng(0)
+    logits = rng.standard_normal((TABLES, gf.actions.SIZE)).astype(np.float32)
+
+    def run():
+        out = state["out"]
+        for _ in range(STEPS):
+            actions = np.where(out["mask"] != 0, logits, -np.inf).argmax(axis=1)
+            out = env.step(actions)
+        state["out"] = out
+        return out
+
+    out = benchmark(run)
+    assert (out["mask"].sum(axis=1) > 0).all()
+    _rate(benchmark, TABLES * STEPS, "env_steps")
+
+
+def test_python_loop_today(benchmark):
+    """The plain Python loop of the API before: legal actions, the pure-Python DanZero state, apply."""
+    n = 400
+
+    def run():
+        rng = random.Random(3)
+        g = gf.Game(seed=3)
+        for _ in range(n):
+            if g.current_player is None:
+                g = gf.Game(seed=rng.randrange(1 << 30))
+            seat = g.current_player
+            ref.danzero_state(g.observation(seat))
+            g.apply(rng.choice(g.legal_actions(mode="pattern")))
+        return g
+
+    benchmark(run)
+    _rate(benchmark, n, "env_steps")
+
+
+def _observations():
+    rng = random.Random(5)
+    g = gf.Game(seed=5)
+    out = []
+    while len(out) < 200:
+        if g.current_player is None:
+            g = gf.Game(seed=rng.randrange(1 << 30))
+        out.append(g.observation(g.current_player))
+        g.apply(rng.choice(g.legal_actions(mode="pattern")))
+    return out
+
+
+OBS = _observations()
+
+
+@pytest.mark.parametrize("impl", ["native", "python"])
+@pytest.mark.parametrize("encoding", ["danzero_state", "encode_observation"])
+def test_encoder_per_call(benchmark, impl, encoding):
+    f = getattr(gf if impl == "native" else ref, encoding)
+
+    def run():
+        for o in OBS:
+            f(o)
+
+    benchmark(run)
+    assert np.array_equal(getattr(gf, encoding)(OBS[7]), getattr(ref, encoding)(OBS[7]))
+    _rate(benchmark, len(OBS), "calls")
