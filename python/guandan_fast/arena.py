@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal, Mapping
 
 import numpy as np
 
 from guandan_fast._core import InvalidArgumentError, Rules, simulate
 
-__all__ = ["PitResult", "pit", "wilson_interval"]
+__all__ = ["PitResult", "pit", "pit_result", "wilson_interval"]
 
 
 def wilson_interval(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -75,7 +75,14 @@ def pit(
         raise InvalidArgumentError(f"n must be at least 1, not {n}")
     first = simulate(n, seed=seed, start=start, threads=threads, rules=rules, unit=unit, policy=[a, b, a, b], mode=mode)
     second = simulate(n, seed=seed, start=start, threads=threads, rules=rules, unit=unit, policy=[b, a, b, a], mode=mode)
+    return pit_result(a, b, unit, first, second)
+
+
+def pit_result(a: str, b: str, unit: str, first: Mapping[str, Any], second: Mapping[str, Any]) -> PitResult:
+    """`a`'s record from the `simulate` results of the same deals (or games) with
+    `a` on seats 0/2 (`first`) and on seats 1/3 (`second`)."""
     a_won = np.concatenate([first["winner"] == 0, second["winner"] == 1])
+    played = len(a_won)
     wins = int(a_won.sum())
     if unit == "deal":
         gain = np.concatenate([first["gain"], second["gain"]]).astype(np.float64)
@@ -88,10 +95,10 @@ def pit(
         a=a,
         b=b,
         unit=unit,
-        played=2 * n,
+        played=played,
         a_wins=wins,
-        win_rate=wins / (2 * n),
-        ci95=wilson_interval(wins, 2 * n),
+        win_rate=wins / played,
+        ci95=wilson_interval(wins, played),
         mean_gain=mean_gain,
         deals_per_game=per_game,
     )

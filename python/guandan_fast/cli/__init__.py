@@ -26,6 +26,7 @@ from guandan_fast.cli.options import (
     POLICY_HELP,
     CliError,
     Parser,
+    add_ray_argument,
     add_rules_arguments,
     bounded_int,
     non_negative_float,
@@ -147,6 +148,7 @@ def build_parser() -> Parser:
     s.add_argument("--mode", choices=("pattern", "cards"), default="pattern", help="move listing the policies choose from")
     s.add_argument("--out", type=Path, metavar="FILE", help="also write the results to FILE.json or FILE.npz")
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_ray_argument(s)
     add_rules_arguments(s)
     s.set_defaults(func=run_simulate)
 
@@ -166,6 +168,7 @@ def build_parser() -> Parser:
     c.add_argument("--seed", type=seed_int, default=0, help="seed of the run (default 0)")
     c.add_argument("--threads", type=threads_int, default=0, help="threads, 0 = all cores (default 0)")
     c.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_ray_argument(c)
     add_rules_arguments(c)
     c.set_defaults(func=run_collect)
 

@@ -5,7 +5,9 @@ arrays of `gf.collect`), with a progress bar.
 The episodes are collected in blocks of `BLOCK`: block ``b`` is
 ``gf.collect(min(BLOCK, n - BLOCK*b), start=BLOCK*b, seed=seed, ...)``, and
 chunks of the seeded stream concatenate to exactly the arrays of one call
-``gf.collect(n, seed=seed, ...)``, whatever ``--threads``.
+``gf.collect(n, seed=seed, ...)``, whatever ``--threads``. ``--ray [ADDRESS]``
+collects the same arrays in measured chunks on a Ray cluster
+(``guandan_fast.distributed.collect``).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import numpy as np
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 import guandan_fast as gf
-from guandan_fast.cli.options import CliError, check_policy, rules_from_args
+from guandan_fast.cli.options import CliError, check_policy, ray_backend, rules_from_args
 from guandan_fast.cli.text import make_console
 
 __all__ = ["BLOCK", "collect_blocks", "run_collect"]
@@ -61,10 +63,16 @@ def run_collect(args: argparse.Namespace) -> int:
         disable=args.no_progress or not err.is_terminal,
     ) as progress:
         task = progress.add_task(f"collecting {args.unit}s", total=args.n)
-        data = collect_blocks(
-            args.n, policy=policy, seed=args.seed, threads=args.threads, rules=rules, observation=args.observation,
-            unit=args.unit, reward=args.reward, masks=not args.no_masks, on_block=lambda k: progress.advance(task, k),
+        kwargs: dict[str, Any] = dict(
+            policy=policy, seed=args.seed, threads=args.threads, rules=rules, observation=args.observation,
+            unit=args.unit, reward=args.reward, masks=not args.no_masks,
         )
+        if args.ray is None:
+            data = collect_blocks(args.n, on_block=lambda k: progress.advance(task, k), **kwargs)
+        else:
+            from guandan_fast.distributed import collect
+
+            data = collect(args.n, backend=ray_backend(args.ray), progress=lambda k: progress.advance(task, k), **kwargs)
     np.savez_compressed(args.out, **data)
     console = make_console()
     console.print(f"{len(data['action'])} decisions of {args.n} {args.unit}s")

@@ -13,12 +13,14 @@ from guandan_fast._core import _check_policy
 __all__ = [
     "CliError",
     "Parser",
+    "add_ray_argument",
     "add_rules_arguments",
     "bounded_int",
     "check_policy",
     "non_negative_float",
     "non_negative_int",
     "positive_int",
+    "ray_backend",
     "rules_from_args",
     "seed_int",
     "threads_int",
@@ -97,6 +99,22 @@ def _int(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}") from None
+
+
+def add_ray_argument(parser: argparse.ArgumentParser) -> None:
+    """Adds ``--ray [ADDRESS]``: run the work on a Ray cluster (same results)."""
+    parser.add_argument(
+        "--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+        help="run on a Ray cluster (pip install 'guandan_fast[ray]'): ADDRESS of its head node (ray start --head), "
+        "or none for the cluster Ray finds or a local one; the same results",
+    )
+
+
+def ray_backend(address: str) -> Any:
+    """The Ray backend of ``--ray [ADDRESS]`` (empty: the cluster Ray finds, or a local one); Ray is imported on use."""
+    from guandan_fast.distributed import RayBackend
+
+    return RayBackend(address or None)
 
 
 def check_policy(name: str) -> str:

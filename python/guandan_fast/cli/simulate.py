@@ -7,12 +7,15 @@ played in blocks of `BLOCK`, so that the progress bar moves: block ``b`` is
 ``BLOCK*b ..`` of the same seeded stream — and the blocks' records are added
 up. The result is exactly ``gf.pit(a, b, n=n, seed=seed)``: it depends only on
 the seed, ``n``, the policies, the rules and the mode, not on ``--threads``
-nor on the terminal.
+nor on the terminal. With ``--ray [ADDRESS]`` a pairing is one
+``guandan_fast.distributed.pit`` on a Ray cluster instead, in measured chunks
+(the same deals, the same record; the bar advances as chunks complete).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import itertools
 import json
@@ -27,7 +30,7 @@ from rich.table import Table
 
 import guandan_fast as gf
 from guandan_fast.arena import wilson_interval
-from guandan_fast.cli.options import CliError, check_policy, rules_from_args
+from guandan_fast.cli.options import CliError, check_policy, ray_backend, rules_from_args
 from guandan_fast.cli.text import make_console
 
 __all__ = ["BLOCK", "run_pairing", "run_simulate"]
@@ -46,8 +49,14 @@ def run_pairing(
     rules: gf.Rules | None = None,
     mode: Literal["cards", "pattern"] = "pattern",
     on_block: Callable[[int], None] | None = None,
+    backend: Any = None,
 ) -> gf.PitResult:
-    """`gf.pit` of `a` against `b` in blocks (see the module docstring); `on_block(played)` after each."""
+    """`gf.pit` of `a` against `b` in blocks (see the module docstring); `on_block(played)` after each.
+    With a `backend` (guandan_fast.distributed), one chunked `pit` on it."""
+    if backend is not None:
+        from guandan_fast.distributed import pit
+
+        return pit(a, b, n=n, seed=seed, threads=threads, unit=unit, rules=rules, mode=mode, backend=backend, progress=on_block)
     played = wins = 0
     gain_sum = deals_sum = 0.0
     for start in range(0, n, BLOCK):
@@ -165,6 +174,25 @@ def run_simulate(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     err = make_console(stderr=True)
     pairs = _pairings(policies)
+    with contextlib.ExitStack() as stack:
+        backend = None if args.ray is None else stack.enter_context(ray_backend(args.ray))
+        results, total = _play(pairs, args, rules, err, backend)
+    console = make_console()
+    console.print(_summary_table(results, args))
+    played = sum(r.played for r, _ in results)
+    console.print(f"{played} {args.unit}s in {total:.1f} s ({played / max(total, 1e-9):,.0f} per second).")
+    if args.unit == "deal":
+        console.print("A levels/deal: A's mean level change per deal (+gain when A's side goes out first, -gain otherwise).")
+    if out is not None:
+        _write(out, _settings(args, rules), [_record(r, s) for r, s in results])
+        console.print(f"wrote {out}")
+    return 0
+
+
+def _play(
+    pairs: list[tuple[str, str]], args: argparse.Namespace, rules: gf.Rules, err: Any, backend: Any
+) -> tuple[list[tuple[gf.PitResult, float]], float]:
+    """Every pairing's record and its seconds, with a progress bar; the total seconds."""
     results: list[tuple[gf.PitResult, float]] = []
     start = time.perf_counter()
     with Progress(
@@ -183,17 +211,7 @@ def run_simulate(args: argparse.Namespace) -> int:
             t0 = time.perf_counter()
             r = run_pairing(
                 a, b, n=args.n, seed=args.seed, threads=args.threads, unit=args.unit, rules=rules, mode=args.mode,
-                on_block=functools.partial(progress.advance, task),
+                on_block=functools.partial(progress.advance, task), backend=backend,
             )
             results.append((r, time.perf_counter() - t0))
-    total = time.perf_counter() - start
-    console = make_console()
-    console.print(_summary_table(results, args))
-    played = sum(r.played for r, _ in results)
-    console.print(f"{played} {args.unit}s in {total:.1f} s ({played / max(total, 1e-9):,.0f} per second).")
-    if args.unit == "deal":
-        console.print("A levels/deal: A's mean level change per deal (+gain when A's side goes out first, -gain otherwise).")
-    if out is not None:
-        _write(out, _settings(args, rules), [_record(r, s) for r, s in results])
-        console.print(f"wrote {out}")
-    return 0
+    return results, time.perf_counter() - start

@@ -10,7 +10,7 @@ from typing import Any
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from guandan_fast.cli.options import CliError, check_policy, rules_kwargs
+from guandan_fast.cli.options import CliError, add_ray_argument, check_policy, ray_backend, rules_kwargs
 from guandan_fast.cli.text import make_console
 from guandan_fast._core import Rules
 from guandan_fast.tournament import FORMATS, Tournament
@@ -40,6 +40,7 @@ def add_tournament_parser(sub: Any, add_rules_arguments: Any, policy_help: str) 
     t.add_argument("--records", action="store_true", help="with --out: include every game's full record (replayable)")
     t.add_argument("--svg", type=Path, metavar="FILE.svg", help="write a bracket (or standings) picture")
     t.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_ray_argument(t)
     add_rules_arguments(t)
     t.set_defaults(func=run_tournament)
 
@@ -80,7 +81,15 @@ def run_tournament(args: argparse.Namespace) -> int:
         console=err, disable=args.no_progress or not err.is_terminal,
     ) as progress:
         task = progress.add_task("matches", total=None)
-        result = t.run(progress=lambda done, total: progress.update(task, completed=done, total=total))
+        def on_batch(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        if args.ray is None:
+            result = t.run(progress=on_batch)
+        else:
+            from guandan_fast.distributed import tournament
+
+            result = tournament(t, backend=ray_backend(args.ray), progress=on_batch)
     console = make_console()
     console.print(bracket_tree(result))
     console.print(standings_table(result))
