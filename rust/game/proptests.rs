@@ -104,7 +104,7 @@ proptest! {
         for (field, at, v) in edits {
             if field {
                 let i = at as usize % f.len();
-                f[i] = if v % 2 == 0 { donor[i].clone() } else { JUNK[v as usize / 2 % JUNK.len()].to_string() };
+                f[i] = if v % 2 == 0 { donor[i % donor.len()].clone() } else { JUNK[v as usize / 2 % JUNK.len()].to_string() };
                 text = f.join(" ");
             } else {
                 let mut b = text.clone().into_bytes();
