@@ -136,7 +136,10 @@ impl PyVectorEnv {
             e[i] = tb.number as i64;
         }
         f[env.tables.len()] = total as i64;
-        let legal: Vec<i64> = env.tables.iter().flat_map(|tb| tb.sorted.iter().map(|&x| x as i64)).collect();
+        let mut legal: Vec<i64> = Vec::with_capacity(total);
+        for tb in &env.tables {
+            legal.extend(tb.sorted.iter().map(|&x| x as i64));
+        }
         let legal = PyArray1::from_vec(py, legal);
         self.dict(py, legal)
     }
