@@ -4,8 +4,10 @@ side in one run (not part of the default test run):
     python -m pytest benches/test_bench_rl.py --benchmark-only
 
 - the vector env with native random legal actions (`step_random`), 1 and 2 threads;
-- the vector env with the actions chosen in Python from the masks with
-  numpy, as a user's loop does (masked random logits, argmax);
+- the vector env with the actions chosen in Python with numpy, as a user's
+  loop does: the argmax of random logits over the masks (a first try), the
+  same argmax gathered from the legal lists, and a uniform pick from the
+  lists (skipped on a build without them);
 - today's plain Python loop: legal actions + the pure-Python `danzero_state`
   (the test reference) + apply, one decision at a time;
 - the encoders per call, native against the pure-Python references.
@@ -54,22 +56,48 @@ def test_vecenv_native_random(benchmark, threads):
     _rate(benchmark, TABLES * STEPS, "env_steps")
 
 
-def test_vecenv_python_chosen(benchmark):
+def _uniform(out, rng, logits):
+    """A uniformly random legal index per table, from the legal lists."""
+    k = (rng.random(TABLES) * out["legal_count"]).astype(np.int64)
+    return out["legal"][out["legal_offset"][:-1] + k]
+
+
+def _best_listed(out, rng, logits):
+    """The legal index of highest logit per table, gathering only the legal entries."""
+    legal, off = out["legal"], out["legal_offset"]
+    rows = np.repeat(np.arange(TABLES), out["legal_count"])
+    scores = logits[rows, legal]
+    best = np.maximum.reduceat(scores, off[:-1])
+    hits = np.flatnonzero(scores == best[rows])
+    return legal[hits[np.searchsorted(rows[hits], np.arange(TABLES))]]
+
+
+def _best_masked(out, rng, logits):
+    """The same choice as a first try writes it: the masked logits' argmax over all 2321 columns."""
+    return np.where(out["mask"] != 0, logits, -np.inf).argmax(axis=1)
+
+
+@pytest.mark.parametrize("choice", ["masked_argmax", "listed_argmax", "listed_uniform"])
+def test_vecenv_python_chosen(benchmark, choice):
     env = gf.VectorEnv(TABLES, seed=1, threads=2)
     state = {"out": env.reset()}
+    if choice != "masked_argmax" and "legal" not in state["out"]:
+        pytest.skip("this build returns no legal lists")
+    pick = {"masked_argmax": _best_masked, "listed_argmax": _best_listed, "listed_uniform": _uniform}[choice]
     rng = np.random.default_rng(0)
     logits = rng.standard_normal((TABLES, gf.actions.SIZE)).astype(np.float32)
 
     def run():
         out = state["out"]
         for _ in range(STEPS):
-            actions = np.where(out["mask"] != 0, logits, -np.inf).argmax(axis=1)
-            out = env.step(actions)
+            out = env.step(pick(out, rng, logits))
         state["out"] = out
         return out
 
     out = benchmark(run)
     assert (out["mask"].sum(axis=1) > 0).all()
+    if choice == "listed_argmax":
+        assert np.array_equal(_best_listed(out, rng, logits), _best_masked(out, rng, logits))
     _rate(benchmark, TABLES * STEPS, "env_steps")
 
 

@@ -9,8 +9,8 @@
 use crate::error::{Error, Result};
 use crate::movegen::Move;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 /// A request to stop a long computation, checked between items.
@@ -119,6 +119,46 @@ where
     })
 }
 
+/// Runs `f` on every item, `workers` at a time: the calling thread and
+/// `workers - 1` tasks on the shared pool take the items in turn, so the
+/// caller works instead of waiting and a worker held back by a busy machine
+/// leaves the items it has not taken to the others. Stops taking items after
+/// an error; returns the error of the earliest item that failed.
+pub fn share<T: Send>(items: Vec<T>, workers: usize, f: impl Fn(T) -> Result<()> + Sync) -> Result<()> {
+    let n = items.len();
+    let workers = workers.clamp(1, n.max(1));
+    if workers == 1 {
+        return items.into_iter().try_for_each(f);
+    }
+    let slots: Vec<Mutex<Option<T>>> = items.into_iter().map(|x| Mutex::new(Some(x))).collect();
+    let next = AtomicUsize::new(0);
+    let failed: Mutex<Option<(usize, Error)>> = Mutex::new(None);
+    let work = || loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        if i >= n {
+            return;
+        }
+        let item = slots[i].lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(Err(e)) = item.map(&f) {
+            let mut fl = failed.lock().unwrap_or_else(|e| e.into_inner());
+            if fl.as_ref().is_none_or(|(j, _)| i < *j) {
+                *fl = Some((i, e));
+            }
+            next.store(n, Ordering::Relaxed);
+        }
+    };
+    pool()?.in_place_scope(|s| {
+        for _ in 1..workers {
+            s.spawn(|_| work());
+        }
+        work();
+    });
+    match failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        Some((_, e)) => Err(e),
+        None => Ok(()),
+    }
+}
+
 /// A vector of `n` default values, or an error naming `what` when `n` is
 /// above `max` or the memory cannot be had (never an abort).
 pub fn try_vec<T: Default + Clone>(n: u64, max: u64, what: &str) -> Result<Vec<T>> {
@@ -148,6 +188,24 @@ mod tests {
         };
         assert_eq!(run(1), run(3));
         assert_eq!(run(1), run(64));
+    }
+
+    #[test]
+    fn share_does_every_item_once_and_reports_the_earliest_error() {
+        for workers in [1, 2, 5] {
+            let mut v = vec![0u64; 50];
+            let items: Vec<(usize, &mut u64)> = v.iter_mut().enumerate().collect();
+            share(items, workers, |(i, x)| {
+                *x += crate::rng::derive_seed(3, i as u64);
+                Ok(())
+            })
+            .unwrap();
+            assert!(v.iter().enumerate().all(|(i, &x)| x == crate::rng::derive_seed(3, i as u64)));
+            let r = share((0..50).collect(), workers, |i: usize| if i % 10 == 7 { Err(Error::InvalidState(format!("{i}"))) } else { Ok(()) });
+            // Items are taken in order, so item 7 is always taken (and fails) before any later one.
+            assert!(matches!(r, Err(Error::InvalidState(ref m)) if m == "7"), "{r:?}");
+        }
+        assert!(share(Vec::<u8>::new(), 2, |_| Ok(())).is_ok());
     }
 
     #[test]

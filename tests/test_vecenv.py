@@ -22,6 +22,15 @@ def pick(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.array([rng.choice(np.flatnonzero(m)) for m in mask], dtype=np.int64)
 
 
+def assert_legal_lists(out: dict[str, np.ndarray]) -> None:
+    """`legal`, `legal_count` and `legal_offset` list exactly the ones of each mask row, ascending."""
+    off, count, legal = out["legal_offset"], out["legal_count"], out["legal"]
+    assert legal.dtype == count.dtype == off.dtype == np.int64
+    assert off[0] == 0 and np.array_equal(np.diff(off), count) and off[-1] == len(legal)
+    for i, m in enumerate(out["mask"]):
+        assert np.array_equal(legal[off[i] : off[i + 1]], np.flatnonzero(m))
+
+
 @pytest.mark.parametrize("unit,reward,observation", [("deal", "deal", "danzero"), ("game", "game", "guandan"), ("game", "deal", "danzero")])
 def test_equals_games_stepped_one_by_one(unit: str, reward: str, observation: str) -> None:
     n = 3
@@ -40,6 +49,7 @@ def test_equals_games_stepped_one_by_one(unit: str, reward: str, observation: st
             assert np.array_equal(out["mask"][i], g.legal_action_mask())
             assert np.array_equal(out["obs"][i], encode(g.observation(seat)))
             assert out["episode"][i] == episodes[i]
+        assert_legal_lists(out)
         actions = pick(out["mask"], rng)
         out = env.step(actions)
         for i, g in enumerate(games):
@@ -96,12 +106,14 @@ def test_native_opponents_return_only_learner_seats_and_episodes_replay() -> Non
 
 
 def run(threads: int, opponents: list[str | None] | None) -> list[np.ndarray]:
-    env = gf.VectorEnv(5, seed=11, threads=threads, opponents=opponents)
+    # Enough tables that two or more threads split them into several chunks.
+    env = gf.VectorEnv(70, seed=11, threads=threads, opponents=opponents)
     out = env.reset()
     rows = []
-    for k in range(120):
+    for k in range(60):
         out = env.step_random() if k % 2 else env.step(out["mask"].argmax(axis=1))
-        rows.append(np.concatenate([out["obs"].ravel(), out["mask"].ravel(), out["reward"].ravel(), out["seat"], out["episode"]]))
+        fields = ("obs", "mask", "reward", "seat", "episode", "legal", "legal_offset")
+        rows.append(np.concatenate([out[f].ravel().astype(np.float64) for f in fields]))
     return rows
 
 
@@ -109,6 +121,24 @@ def run(threads: int, opponents: list[str | None] | None) -> list[np.ndarray]:
 def test_same_result_for_any_thread_count(opponents: list[str | None] | None) -> None:
     a, b, c = run(1, opponents), run(2, opponents), run(4, opponents)
     assert all(np.array_equal(x, y) and np.array_equal(x, z) for x, y, z in zip(a, b, c))
+
+
+@pytest.mark.parametrize("unit,opponents", [("game", None), ("game", [None, "greedy", None, "random"])])
+def test_legal_lists_match_the_masks_in_every_phase(unit: str, opponents: list[str | None] | None) -> None:
+    env = gf.VectorEnv(40, seed=4, unit=unit, rules=gf.Rules(max_deals=3), opponents=opponents)
+    out = env.reset()
+    phases = set()
+    rng = np.random.default_rng(3)
+    for _ in range(400):
+        assert_legal_lists(out)
+        assert (out["legal_count"] > 0).all()
+        phases |= set(out["phase"].tolist())
+        # the documented uniform pick from the lists
+        k = (rng.random(env.num_envs) * out["legal_count"]).astype(np.int64)
+        actions = out["legal"][out["legal_offset"][:-1] + k]
+        assert (out["mask"][np.arange(env.num_envs), actions] == 1).all()
+        out = env.step(actions)
+    assert phases == {0, 1, 2}
 
 
 def test_reset_with_a_seed_restarts_the_streams() -> None:

@@ -797,7 +797,8 @@ def index_fields(i: int) -> _IndexFields:
 _Opponents = Sequence[str | None] | None
 
 class _Step(TypedDict):
-    """``VectorEnv.reset`` / ``step``: per-table arrays, reused between steps."""
+    """``VectorEnv.reset`` / ``step``: per-table arrays, reused between steps
+    (``legal`` is a new array each step)."""
 
     obs: _F32
     mask: _U8
@@ -808,6 +809,9 @@ class _Step(TypedDict):
     truncated: NDArray[np.bool_]
     reset: NDArray[np.bool_]
     episode: _I64
+    legal: _I64
+    legal_count: _I64
+    legal_offset: _I64
 
 @final
 class VectorEnv:

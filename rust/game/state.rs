@@ -281,31 +281,21 @@ impl Game {
     pub fn apply(&mut self, action: Action) -> Result<()> {
         let seat = self.play.current;
         match (self.phase, action) {
-            (Phase::Play, Action::Play(_) | Action::Pass) => {
+            (Phase::Play, Action::Play(mv)) => {
+                check_codes(&mv)?;
+                self.play.check_play(&mv)?;
+                if !movegen::classify(mv.cards, self.play.level, self.play.rules).contains(&mv) {
+                    return Err(Error::InvalidCombo(format!("{} is not {} with {} wildcard(s)", mv.cards, mv.combo, mv.wild)));
+                }
+                if self.played[seat as usize].plus(mv.cards).is_none() {
+                    return Err(Error::InvalidState(format!("seat {seat} would have played a third copy of a card")));
+                }
+                return self.commit_play(action);
+            }
+            (Phase::Play, Action::Pass) => {
                 let mut p = self.play;
-                let mut played = self.played;
-                if let Action::Play(mv) = action {
-                    check_codes(&mv)?;
-                    p.play(mv)?;
-                    if !movegen::classify(mv.cards, p.level, p.rules).contains(&mv) {
-                        return Err(Error::InvalidCombo(format!("{} is not {} with {} wildcard(s)", mv.cards, mv.combo, mv.wild)));
-                    }
-                    let s = seat as usize;
-                    played[s] = played[s]
-                        .plus(mv.cards)
-                        .ok_or_else(|| Error::InvalidState(format!("seat {seat} would have played a third copy of a card")))?;
-                } else {
-                    p.pass()?;
-                }
-                let settled = if p.over { Some(self.settlement(p.finish)?) } else { None };
-                self.play = p;
-                self.played = played;
-                self.history.push((seat, action));
-                self.log.push(LogEntry::Act(action));
-                if let Some(st) = settled {
-                    self.finish_deal(st);
-                }
-                return Ok(());
+                p.pass()?;
+                return self.commit_play(action);
             }
             (Phase::Tribute, Action::Tribute(card)) => self.give_tribute(card)?,
             (Phase::Return, Action::Return(card)) => self.give_return(card)?,
@@ -317,6 +307,60 @@ impl Game {
         self.history.push((seat, action));
         self.log.push(LogEntry::Act(action));
         Ok(())
+    }
+
+    /// Applies `action`, one of the current player's `legal_actions` now,
+    /// without checking its play again (tribute and return choices are
+    /// checked as by `apply`); the caller vouches for its legality. A
+    /// refused action changes nothing.
+    pub fn apply_legal(&mut self, action: Action) -> Result<()> {
+        match (self.phase, action) {
+            (Phase::Play, Action::Play(_) | Action::Pass) => {
+                debug_assert!(self.clone().apply(action).is_ok(), "{action:?} is not legal");
+                self.commit_play(action)
+            }
+            _ => self.apply(action),
+        }
+    }
+
+    /// Makes a play or a pass already known to be legal: the play state,
+    /// the cards played, the history and, at the deal's end, its settlement
+    /// (whose refusal changes nothing).
+    fn commit_play(&mut self, action: Action) -> Result<()> {
+        let seat = self.play.current;
+        let mut p = self.play;
+        match action {
+            Action::Play(mv) => p.play_unchecked(mv),
+            _ => p.pass_unchecked(),
+        }
+        let settled = if p.over { Some(self.settlement(p.finish)?) } else { None };
+        self.play = p;
+        if let Action::Play(mv) = action {
+            let s = seat as usize;
+            self.played[s] = CardSet(self.played[s].0 + mv.cards.0);
+        }
+        self.history.push((seat, action));
+        self.log.push(LogEntry::Act(action));
+        if let Some(st) = settled {
+            self.finish_deal(st);
+        }
+        Ok(())
+    }
+
+    /// Lends this game the buffers of `old` (emptied) for each of its
+    /// lists still empty — history, log, deal records, game winners — so
+    /// that a game started where another ended does not allocate as it grows.
+    pub fn reuse_buffers(&mut self, old: Game) {
+        fn take<T>(mine: &mut Vec<T>, mut theirs: Vec<T>) {
+            if mine.is_empty() && theirs.capacity() > mine.capacity() {
+                theirs.clear();
+                *mine = theirs;
+            }
+        }
+        take(&mut self.log, old.log);
+        take(&mut self.history, old.history);
+        take(&mut self.records, old.records);
+        take(&mut self.game_winners, old.game_winners);
     }
 
     /// Applies `action` as `seat`'s, refused unless `seat` is the seat to act.
@@ -789,6 +833,52 @@ mod tests {
         let c = CardSet::parse(cards).unwrap();
         let a = g.legal_actions(Mode::Pattern).into_iter().find(|a| matches!(a, Action::Play(m) if m.cards == c)).unwrap();
         g.apply(a).unwrap();
+    }
+
+    /// Random matches through tribute and return, each action applied by
+    /// `apply` to one game and by `apply_legal` to another: the games stay
+    /// equal, and a game started in a spent game's buffers equals a fresh one.
+    #[test]
+    fn apply_legal_equals_apply_on_legal_actions() {
+        let mut rng = Rng::new(5);
+        let mut spare: Option<Game> = None;
+        let mut phases = std::collections::HashSet::new();
+        for seed in 0..30u64 {
+            let mut a = Game::new(Rules::default(), seed).unwrap();
+            let mut b = Game::new(Rules::default(), seed).unwrap();
+            if let Some(old) = spare.take() {
+                assert!(old.log.capacity() > 0);
+                b.reuse_buffers(old);
+                assert!(b.log.capacity() > 0 && b.log.is_empty());
+                assert_eq!(a, b);
+            }
+            for _ in 0..1500 {
+                if a.phase == Phase::MatchOver {
+                    break;
+                }
+                if !a.phase.is_live() {
+                    a.next_deal(None, None).unwrap();
+                    b.next_deal(None, None).unwrap();
+                    continue;
+                }
+                phases.insert(a.phase);
+                let acts = a.legal_actions(Mode::Pattern);
+                let x = acts[rng.below(acts.len() as u32) as usize];
+                a.apply(x).unwrap();
+                b.apply_legal(x).unwrap();
+                assert_eq!(a, b);
+            }
+            spare = Some(b);
+        }
+        assert!(phases.contains(&Phase::Tribute) && phases.contains(&Phase::Return));
+    }
+
+    #[test]
+    fn apply_legal_still_refuses_what_is_not_its_phase() {
+        let mut g = Game::new(Rules::default(), 2).unwrap();
+        let before = g.clone();
+        assert!(g.apply_legal(Action::Tribute(Card::from_index(0).unwrap())).is_err());
+        assert_eq!(g, before);
     }
 
     #[test]

@@ -23,6 +23,8 @@ pub struct PyVectorEnv {
     truncated: Py<PyArray1<bool>>,
     reset: Py<PyArray1<bool>>,
     episode: Py<PyArray1<i64>>,
+    legal_count: Py<PyArray1<i64>>,
+    legal_offset: Py<PyArray1<i64>>,
 }
 
 /// The native seats: None (every seat the caller's) or four entries, None or a policy name.
@@ -99,23 +101,33 @@ impl PyVectorEnv {
         let term = self.terminated.bind(py);
         let reset = self.reset.bind(py);
         let episode = self.episode.bind(py);
-        let (mut s, mut p, mut r, mut t, mut rs, mut e) = (
+        let count = self.legal_count.bind(py);
+        let offset = self.legal_offset.bind(py);
+        let (mut s, mut p, mut r, mut t, mut rs, mut e, mut c, mut f) = (
             seat.try_readwrite().map_err(|_| in_use_buffer())?,
             phase.try_readwrite().map_err(|_| in_use_buffer())?,
             reward.try_readwrite().map_err(|_| in_use_buffer())?,
             term.try_readwrite().map_err(|_| in_use_buffer())?,
             reset.try_readwrite().map_err(|_| in_use_buffer())?,
             episode.try_readwrite().map_err(|_| in_use_buffer())?,
+            count.try_readwrite().map_err(|_| in_use_buffer())?,
+            offset.try_readwrite().map_err(|_| in_use_buffer())?,
         );
-        let (s, p, r, t, rs, e) = (
+        let (s, p, r, t, rs, e, c, f) = (
             s.as_slice_mut().map_err(|_| in_use_buffer())?,
             p.as_slice_mut().map_err(|_| in_use_buffer())?,
             r.as_slice_mut().map_err(|_| in_use_buffer())?,
             t.as_slice_mut().map_err(|_| in_use_buffer())?,
             rs.as_slice_mut().map_err(|_| in_use_buffer())?,
             e.as_slice_mut().map_err(|_| in_use_buffer())?,
+            c.as_slice_mut().map_err(|_| in_use_buffer())?,
+            f.as_slice_mut().map_err(|_| in_use_buffer())?,
         );
+        let mut total = 0usize;
         for (i, tb) in env.tables.iter().enumerate() {
+            f[i] = total as i64;
+            c[i] = tb.sorted.len() as i64;
+            total += tb.sorted.len();
             s[i] = tb.episode.game.current_player().map_or(-1, |x| x as i8);
             p[i] = env.phase_code(i);
             r[4 * i..4 * i + 4].copy_from_slice(&tb.reward);
@@ -123,10 +135,16 @@ impl PyVectorEnv {
             rs[i] = tb.reset;
             e[i] = tb.number as i64;
         }
-        self.dict(py)
+        f[env.tables.len()] = total as i64;
+        let mut legal: Vec<i64> = Vec::with_capacity(total);
+        for tb in &env.tables {
+            legal.extend(tb.sorted.iter().map(|&x| x as i64));
+        }
+        let legal = PyArray1::from_vec(py, legal);
+        self.dict(py, legal)
     }
 
-    fn dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    fn dict<'py>(&self, py: Python<'py>, legal: Bound<'py, PyArray1<i64>>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         d.set_item("obs", self.obs.bind(py))?;
         d.set_item("mask", self.mask.bind(py))?;
@@ -137,6 +155,9 @@ impl PyVectorEnv {
         d.set_item("truncated", self.truncated.bind(py))?;
         d.set_item("reset", self.reset.bind(py))?;
         d.set_item("episode", self.episode.bind(py))?;
+        d.set_item("legal", legal)?;
+        d.set_item("legal_count", self.legal_count.bind(py))?;
+        d.set_item("legal_offset", self.legal_offset.bind(py))?;
         Ok(d)
     }
 }
@@ -185,6 +206,8 @@ impl PyVectorEnv {
             truncated: PyArray1::<bool>::zeros(py, n, false).unbind(),
             reset: PyArray1::<bool>::zeros(py, n, false).unbind(),
             episode: PyArray1::<i64>::zeros(py, n, false).unbind(),
+            legal_count: PyArray1::<i64>::zeros(py, n, false).unbind(),
+            legal_offset: PyArray1::<i64>::zeros(py, n + 1, false).unbind(),
         })
     }
 
@@ -208,7 +231,6 @@ impl PyVectorEnv {
     fn step<'py>(&mut self, py: Python<'py>, actions: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
         let env = self.env()?;
         let a = actions_arg(actions, env.tables.len())?;
-        env.check(&a)?;
         self.run(py, move |env, out, stop| env.step(&a, out, stop))
     }
 

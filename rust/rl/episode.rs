@@ -93,21 +93,33 @@ impl Episode {
     /// Applies the action of the seat to act and adds the rewards it gives to `reward`.
     pub fn apply(&mut self, s: &Setting, a: Action, reward: &mut [f32; 4]) -> Result<()> {
         self.game.apply(a)?;
-        if !self.game.phase.is_live() {
-            if let Some(st) = self.game.last_settlement() {
-                let (win, value) = match s.reward {
-                    Reward::Deal => (st.winner, st.gain as f32),
-                    Reward::Game => match st.game_winner {
-                        Some(w) => (w, 1.0),
-                        None => return Ok(()),
-                    },
-                };
-                for (seat, r) in reward.iter_mut().enumerate() {
-                    *r += if team(seat as u8) == win { value } else { -value };
-                }
-            }
-        }
+        self.add_rewards(s, reward);
         Ok(())
+    }
+
+    /// As `apply` for an action known to be legal now (`Game::apply_legal`).
+    pub fn apply_legal(&mut self, s: &Setting, a: Action, reward: &mut [f32; 4]) -> Result<()> {
+        self.game.apply_legal(a)?;
+        self.add_rewards(s, reward);
+        Ok(())
+    }
+
+    /// Adds the rewards of the deal just settled, if one was, to `reward`.
+    fn add_rewards(&self, s: &Setting, reward: &mut [f32; 4]) {
+        if self.game.phase.is_live() {
+            return;
+        }
+        let Some(st) = self.game.last_settlement() else { return };
+        let (win, value) = match s.reward {
+            Reward::Deal => (st.winner, st.gain as f32),
+            Reward::Game => match st.game_winner {
+                Some(w) => (w, 1.0),
+                None => return,
+            },
+        };
+        for (seat, r) in reward.iter_mut().enumerate() {
+            *r += if team(seat as u8) == win { value } else { -value };
+        }
     }
 
     /// Plays the native seats (and starts the next deal of a game) until a

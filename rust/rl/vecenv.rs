@@ -13,7 +13,9 @@ use crate::rl::encode::{Encoding, View};
 use crate::rl::episode::{episode_seed, Episode, Setting};
 use crate::rl::index::SIZE;
 use crate::rl::legal::LegalSet;
-use rayon::prelude::*;
+
+/// Fewest tables a worker takes at a time.
+const MIN_CHUNK: usize = 16;
 
 /// One table: its episode, the legal actions of its decision and what its last step gave.
 #[derive(Clone, Debug)]
@@ -24,6 +26,8 @@ pub struct Table {
     /// Whether an episode was started.
     pub started: bool,
     pub legal: LegalSet,
+    /// The indices of `legal`, ascending.
+    pub sorted: Vec<u16>,
     /// The last finished episode.
     pub finished: Option<Game>,
     pub reward: [f32; 4],
@@ -57,9 +61,14 @@ enum Move {
 }
 
 impl Table {
-    /// Starts episode `number` (played on to the caller's first decision); returns the game it replaces.
-    fn start(&mut self, s: &Setting, seed: u64, t: u64, number: u64, stop: &Stop) -> Result<Game> {
-        let old = std::mem::replace(&mut self.episode, Episode::new(s, episode_seed(seed, t, number))?);
+    /// Starts episode `number` (played on to the caller's first decision),
+    /// in the buffers of `spare` if given; returns the game it replaces.
+    fn start(&mut self, s: &Setting, seed: u64, t: u64, number: u64, spare: Option<Game>, stop: &Stop) -> Result<Game> {
+        let mut next = Episode::new(s, episode_seed(seed, t, number))?;
+        if let Some(g) = spare {
+            next.game.reuse_buffers(g);
+        }
+        let old = std::mem::replace(&mut self.episode, next);
         self.number = number;
         self.episode.advance(s, &mut self.reward, stop)?;
         Ok(old.game)
@@ -80,32 +89,34 @@ impl Table {
                 self.legal.actions()[self.episode.rng.below(n) as usize]
             }
         };
-        self.episode.apply(s, a, &mut self.reward)?;
+        self.episode.apply_legal(s, a, &mut self.reward)?;
         self.episode.advance(s, &mut self.reward, stop)?;
         if self.episode.is_over(s) {
             self.terminated = true;
             self.reset = true;
-            self.finished = Some(self.start(s, seed, t, self.number + 1, stop)?);
+            let spare = self.finished.take();
+            self.finished = Some(self.start(s, seed, t, self.number + 1, spare, stop)?);
         }
         Ok(())
     }
 
     /// Writes the observation and the mask of the table's decision (the
-    /// mask's previous entries cleared, the new ones set).
+    /// mask's previous entries cleared, the new ones set) and lists its
+    /// legal indices in order.
     fn write(&mut self, enc: Encoding, obs: &mut [f32], mask: &mut [u8]) {
         self.legal.clear_mask(mask);
         let g = &self.episode.game;
+        self.legal.fill_game(g);
         match g.current_player() {
             Some(seat) => {
-                self.legal.fill_game(g);
                 self.legal.set_mask(mask);
                 enc.write(&View::of_game(g, seat), obs);
             }
-            None => {
-                self.legal.fill_game(g);
-                obs.fill(0.0);
-            }
+            None => obs.fill(0.0),
         }
+        self.sorted.clear();
+        self.sorted.extend_from_slice(self.legal.indices());
+        self.sorted.sort_unstable();
     }
 }
 
@@ -123,6 +134,7 @@ impl VectorEnv {
             number: 0,
             started: false,
             legal: LegalSet::new(),
+            sorted: Vec::new(),
             finished: None,
             reward: [0.0; 4],
             terminated: false,
@@ -145,28 +157,18 @@ impl VectorEnv {
         if out.obs.len() != n * k || out.mask.len() != n * SIZE {
             return Err(Error::InvalidArgument(format!("the buffers must hold {n} rows")));
         }
-        let parts = parallel::parts(self.threads).min(n);
-        let per = n.div_ceil(parts).max(1);
+        let workers = parallel::parts(self.threads).min(n);
+        // Several chunks per worker, so that a worker the machine holds back
+        // leaves its later chunks to the others; each big enough to outweigh taking it.
+        let per = if workers <= 1 { n } else { n.div_ceil(4 * workers).max(MIN_CHUNK) };
         let (s, seed, enc) = (&self.setting, self.seed, self.encoding);
-        let tables = &mut self.tables;
-        let part = |p: usize, ts: &mut [Table], obs: &mut [f32], mask: &mut [u8]| -> Result<()> {
+        let chunks: Vec<_> = self.tables.chunks_mut(per).zip(out.obs.chunks_mut(per * k)).zip(out.mask.chunks_mut(per * SIZE)).enumerate().collect();
+        parallel::share(chunks, workers, |(c, ((ts, obs), mask))| {
             for (j, ((t, o), m)) in ts.iter_mut().zip(obs.chunks_exact_mut(k)).zip(mask.chunks_exact_mut(SIZE)).enumerate() {
-                f(t, s, seed, (p * per + j) as u64)?;
+                f(t, s, seed, (c * per + j) as u64)?;
                 t.write(enc, o, m);
             }
             Ok(())
-        };
-        if parts <= 1 {
-            // One part: on the calling thread, without waking the pool.
-            return part(0, tables, out.obs, out.mask);
-        }
-        parallel::pool()?.install(|| {
-            tables
-                .par_chunks_mut(per)
-                .zip(out.obs.par_chunks_mut(per * k))
-                .zip(out.mask.par_chunks_mut(per * SIZE))
-                .enumerate()
-                .try_for_each(|(p, ((ts, obs), mask))| part(p, ts, obs, mask))
         })
     }
 
@@ -176,6 +178,7 @@ impl VectorEnv {
         out.mask.fill(0);
         for t in &mut self.tables {
             t.legal = LegalSet::new();
+            t.sorted.clear();
         }
         self.run(out, |t, s, seed, i| {
             let next = if t.started { t.number + 1 } else { 0 };
@@ -183,7 +186,7 @@ impl VectorEnv {
             t.reward = [0.0; 4];
             t.terminated = false;
             t.reset = true;
-            t.start(s, seed, i, next, stop).map(|_| ())
+            t.start(s, seed, i, next, None, stop).map(|_| ())
         })
     }
 
