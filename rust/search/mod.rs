@@ -4,5 +4,6 @@
 pub mod montecarlo;
 pub mod playout;
 pub mod policy;
+pub mod rule;
 pub mod sample;
 pub mod simulate;

@@ -1,14 +1,16 @@
 //! Built-in playout policies.
 
+use crate::cards::cardset::CardSet;
 use crate::error::{Error, Result};
 use crate::game::trick::{partner, PlayState};
 use crate::game::{Action, Game, Phase};
 use crate::movegen::combo::{rank_value, Kind};
-use crate::movegen::{Mode, Move};
+use crate::movegen::{ComboRules, Mode, Move};
 use crate::parallel::Stop;
 use crate::rng::Rng;
 use crate::search::montecarlo;
 use crate::search::playout::Context;
+use crate::search::rule;
 
 /// A policy picks one of `moves` (index) or passes (`None`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -24,6 +26,54 @@ pub enum Policy {
     /// greedy (or random) policy; picks the best estimate
     /// (`montecarlo::decide`, seeded by one draw of the policy's generator).
     Mc { playouts: u32, greedy_rollouts: bool },
+    /// Decomposition-driven rules (`search::rule`): groups of a shortest
+    /// decomposition, bombs held until they decide the deal, the partner's
+    /// winning play left alone.
+    Rule,
+    /// Monte Carlo search (`montecarlo::search`): at most `playouts`
+    /// playouts per decision, rolled out with `rollout`, spread over the
+    /// candidates by `spread`, scored by `value`; `think_ms > 0` also stops
+    /// it after that many milliseconds (then not reproducible).
+    Search { playouts: u32, rollout: Rollout, spread: Spread, value: Value, think_ms: u32 },
+}
+
+/// The policy playouts of a `Policy::Search` are rolled out with.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Rollout {
+    Random,
+    Greedy,
+    Rule,
+}
+
+impl Rollout {
+    /// The playout policy.
+    pub fn policy(self) -> Policy {
+        match self {
+            Rollout::Random => Policy::Random,
+            Rollout::Greedy => Policy::Greedy,
+            Rollout::Rule => Policy::Rule,
+        }
+    }
+}
+
+/// How a search spreads its playouts over the candidate actions.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Spread {
+    /// The same number for every candidate.
+    Even,
+    /// Successive halving: rounds of equal budget, the better half of the
+    /// candidates kept after each.
+    Halving,
+}
+
+/// What a playout is scored by.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Value {
+    /// The deal's signed level change (`Context::score`).
+    Deal,
+    /// The game situation after the deal (`Context::game_score`): levels,
+    /// who declares next, A attempts, and the game won or lost.
+    Game,
 }
 
 /// Playouts per decision of the `mc` policy when none is given.
@@ -72,24 +122,29 @@ impl Policy {
                 let rollout = if *greedy_rollouts { Policy::Greedy } else { Policy::Random };
                 montecarlo::decide(state, ctx, moves, *playouts as u64, rollout, mode, rng.next_u64(), parts, stop)?
             }
+            Policy::Rule => rule::choose(state, moves),
+            Policy::Search { .. } => montecarlo::search(self, state, ctx, moves, mode, rng.next_u64(), parts, stop)?,
         })
     }
 
     /// Whether the policy reads the deal's knowledge (so playouts keep it current).
     #[inline]
     pub fn uses_knowledge(&self) -> bool {
-        matches!(self, Policy::Mc { .. })
+        matches!(self, Policy::Mc { .. } | Policy::Search { .. })
     }
 
     /// The tribute or return card the policy gives among `options` (the
-    /// legal ones): random: any, uniformly; the others: the weakest
-    /// (tribute options are all of the highest strength).
-    pub fn tribute_choice(&self, options: &[Action], level: u8, rng: &mut Rng) -> Option<Action> {
+    /// legal ones) from `hand`: random: any, uniformly; rule and search: the
+    /// one that hurts the hand least (`rule::tribute_choice`); the others:
+    /// the weakest (tribute options are all of the highest strength).
+    pub fn tribute_choice(&self, options: &[Action], hand: CardSet, level: u8, rules: ComboRules, rng: &mut Rng) -> Option<Action> {
         if options.is_empty() {
             return None;
         }
-        if *self == Policy::Random {
-            return Some(options[rng.below(options.len() as u32) as usize]);
+        match self {
+            Policy::Random => return Some(options[rng.below(options.len() as u32) as usize]),
+            Policy::Rule | Policy::Search { .. } => return rule::tribute_choice(options, hand, level, rules),
+            _ => {}
         }
         let strength = |a: &Action| match a {
             Action::Tribute(c) | Action::Return(c) => (rank_value(c.rank(), level), c.index()),
@@ -111,36 +166,82 @@ impl Policy {
             }
             Phase::Tribute | Phase::Return => {
                 let acts = g.legal_actions(mode);
-                self.tribute_choice(&acts, g.play.level, rng).ok_or_else(|| Error::IllegalMove("no legal action".into()))
+                let hand = g.play.hands[g.play.current as usize];
+                self.tribute_choice(&acts, hand, g.play.level, g.play.rules, rng).ok_or_else(|| Error::IllegalMove("no legal action".into()))
             }
             ph => Err(Error::IllegalMove(format!("no action is expected in the {} phase", ph.name()))),
         }
     }
 
-    /// Name used in the API (`random`, `greedy`, `mc:200`, `mc-random:200`).
+    /// Name used in the API: `random`, `greedy`, `rule`, `mc:N`,
+    /// `mc-random:N`, and for searches `HEAD[+game]:N[@Tms]` with `HEAD` one
+    /// of `mc-rule` (even spread, rule rollouts), `sh` (successive halving,
+    /// rule rollouts), `sh-greedy`, `sh-random` (and `mc` / `mc-random` with
+    /// a modifier); `+game` scores by the game situation, `@Tms` adds a time budget.
     pub fn name(&self) -> String {
         match self {
             Policy::Random => "random".into(),
             Policy::Greedy => "greedy".into(),
+            Policy::Rule => "rule".into(),
             Policy::Mc { playouts, greedy_rollouts: true } => format!("mc:{playouts}"),
             Policy::Mc { playouts, greedy_rollouts: false } => format!("mc-random:{playouts}"),
+            Policy::Search { playouts, rollout, spread, value, think_ms } => {
+                let head = match (spread, rollout) {
+                    (Spread::Even, Rollout::Greedy) => "mc",
+                    (Spread::Even, Rollout::Random) => "mc-random",
+                    (Spread::Even, Rollout::Rule) => "mc-rule",
+                    (Spread::Halving, Rollout::Greedy) => "sh-greedy",
+                    (Spread::Halving, Rollout::Random) => "sh-random",
+                    (Spread::Halving, Rollout::Rule) => "sh",
+                };
+                let game = if *value == Value::Game { "+game" } else { "" };
+                let time = if *think_ms > 0 { format!("@{think_ms}ms") } else { String::new() };
+                format!("{head}{game}:{playouts}{time}")
+            }
         }
     }
 
-    /// The policy with this name: `random`, `greedy`, `mc` / `mc:N`
-    /// (greedy rollouts), `mc-random` / `mc-random:N` (random rollouts).
+    /// The policy with this name (see `name`): `random`, `greedy`, `rule`,
+    /// `mc` / `mc:N` (greedy rollouts), `mc-random` / `mc-random:N` (random
+    /// rollouts), and the searches `mc-rule`, `sh`, `sh-greedy`, `sh-random`
+    /// with an optional `+game`, `:N` playouts (default 200) and `@Tms`.
     pub fn from_name(name: &str) -> Option<Policy> {
+        let name = name.trim();
+        let (name, think_ms) = match name.split_once('@') {
+            Some((n, t)) => (n, t.trim().strip_suffix("ms")?.trim().parse::<u32>().ok().filter(|&t| t >= 1)?),
+            None => (name, 0),
+        };
         let (head, n) = match name.split_once(':') {
             Some((h, n)) => (h, Some(n.trim().parse::<u32>().ok().filter(|&n| n >= 1)?)),
             None => (name, None),
         };
-        match head.trim() {
-            "random" if n.is_none() => Some(Policy::Random),
-            "greedy" if n.is_none() => Some(Policy::Greedy),
-            "mc" => Some(Policy::Mc { playouts: n.unwrap_or(MC_DEFAULT_PLAYOUTS), greedy_rollouts: true }),
-            "mc-random" => Some(Policy::Mc { playouts: n.unwrap_or(MC_DEFAULT_PLAYOUTS), greedy_rollouts: false }),
-            _ => None,
-        }
+        let (head, value) = match head.trim().split_once('+') {
+            Some((h, "game")) => (h.trim(), Value::Game),
+            Some(_) => return None,
+            None => (head.trim(), Value::Deal),
+        };
+        let plain = value == Value::Deal && think_ms == 0;
+        let (spread, rollout) = match head {
+            "random" | "greedy" | "rule" if n.is_none() && plain => {
+                return Some(match head {
+                    "random" => Policy::Random,
+                    "greedy" => Policy::Greedy,
+                    _ => Policy::Rule,
+                })
+            }
+            "mc" => (Spread::Even, Rollout::Greedy),
+            "mc-random" => (Spread::Even, Rollout::Random),
+            "mc-rule" => (Spread::Even, Rollout::Rule),
+            "sh" => (Spread::Halving, Rollout::Rule),
+            "sh-greedy" => (Spread::Halving, Rollout::Greedy),
+            "sh-random" => (Spread::Halving, Rollout::Random),
+            _ => return None,
+        };
+        let playouts = n.unwrap_or(MC_DEFAULT_PLAYOUTS);
+        Some(match (spread, rollout) {
+            (Spread::Even, Rollout::Greedy | Rollout::Random) if plain => Policy::Mc { playouts, greedy_rollouts: rollout == Rollout::Greedy },
+            _ => Policy::Search { playouts, rollout, spread, value, think_ms },
+        })
     }
 }
 
