@@ -28,6 +28,7 @@ from guandan_fast._core import (
     Tribute,
     UnsatisfiableError,
     classify,
+    decompose,
     count_moves,
     deal,
     evaluate,
@@ -45,7 +46,7 @@ from guandan_fast._core import (
 from guandan_fast.encoding import OBSERVATION_LAYOUT, OBSERVATION_SIZE, danzero_state, encode_observation, field
 
 from guandan_fast.arena import PitResult, pit  # noqa: E402
-from guandan_fast.bots import GreedyBot, MCBot, RandomBot, play_deal  # noqa: E402
+from guandan_fast.bots import GreedyBot, MCBot, RandomBot, RuleBot, SearchBot, play_deal  # noqa: E402
 
 #: A move is a Combo: the cards played together with what they are declared as.
 Move = Combo
@@ -79,6 +80,7 @@ __all__ = [
     "Tribute",
     "UnsatisfiableError",
     "classify",
+    "decompose",
     "count_moves",
     "danzero_state",
     "deal",
@@ -95,6 +97,8 @@ __all__ = [
     "RandomBot",
     "GreedyBot",
     "MCBot",
+    "RuleBot",
+    "SearchBot",
     "play_deal",
     "return_options",
     "sample_hands",

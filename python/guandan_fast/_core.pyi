@@ -23,6 +23,7 @@ __all__ = [
     "legal_moves_array",
     "legal_moves_batch",
     "count_moves",
+    "decompose",
     "deal",
     "evaluate",
     "sample_hands",
@@ -330,6 +331,10 @@ class Combo:
 
 def classify(cards: _Cards, level: _Level, *, joker_pair_in_full_house: bool = ...) -> list[Combo]:
     """Every declaration the whole of `cards` can be played as at `level`."""
+
+def decompose(hand: _Cards, level: _Level, *, joker_pair_in_full_house: bool = ...) -> tuple[int, list[Combo]]:
+    """The fewest plays that empty `hand` at `level` (最少手数) and one
+    decomposition achieving it, as Combos."""
 
 def legal_moves(
     hand: _Cards,

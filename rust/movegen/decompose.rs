@@ -7,9 +7,10 @@
 //! cards, 0..=2), and the two jokers. The search always covers the lowest
 //! natural rank left: every decomposition has a play holding one of its
 //! cards, and the plays that can are the same-rank groups (single, pair,
-//! triple, bomb), the full houses with that rank as triple or as pair, and
-//! the runs through it (straight, tube, plate), each with every way of
-//! using the wildcards. Results of sub-hands are memoized per thread, so
+//! triple, bomb) and the runs through it (straight, tube, plate), each with
+//! every way of using the wildcards. Full houses are counted, not searched:
+//! any triple and any pair make one play, so a pair costs one play, a
+//! triple none, and each triple beyond the pairs one (`surplus`). Results of sub-hands are memoized per thread, so
 //! the many close hands a rollout asks about cost a lookup.
 
 use crate::cards::card::{Card, BJ, HEARTS, RANK_A, RANK_RJ, RJ};
@@ -67,6 +68,33 @@ fn key_of(hand: CardSet, level: u8, rules: ComboRules) -> Key {
 struct Piece {
     delta: Key,
     combo: Combo,
+    /// For the groups that take every natural card of one rank: how many
+    /// singles, pairs and triples, and the size of the bomb (0: none).
+    groups: Option<Groups>,
+}
+
+/// Same-rank groups that together take every natural card of a rank.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Groups {
+    singles: u8,
+    pairs: u8,
+    triples: u8,
+    bomb: u8,
+}
+
+/// The ways of splitting `m` cards of one rank into groups that can be
+/// part of a shortest decomposition: at most one bomb (two bombs of a rank
+/// are one) and at most one single (two singles are a pair).
+fn splits(m: u8) -> impl Iterator<Item = Groups> {
+    std::iter::once(0).chain(4..=m).flat_map(move |bomb| {
+        let rest = m - bomb;
+        (0..=rest / 3).flat_map(move |triples| {
+            (0..=(rest - 3 * triples) / 2).filter_map(move |pairs| {
+                let singles = rest - 3 * triples - 2 * pairs;
+                (singles <= 1).then_some(Groups { singles, pairs, triples, bomb })
+            })
+        })
+    })
 }
 
 #[derive(Default)]
@@ -96,71 +124,64 @@ thread_local! {
     static MEMO: RefCell<Memo> = RefCell::new(Memo::default());
 }
 
-/// The number of plays of the hand part with no natural cards left:
-/// wildcards as one group of the level rank, jokers as a joker bomb or as
-/// one group per joker rank.
+/// Triples minus pairs counted so far is clipped to `-D_MIN..=9` (a hand
+/// has at most nine triples, so below that every later count is the same).
+const D_MIN: i8 = 10;
+const D_SHIFT: u32 = 59;
+
+/// What a count `d` of unmatched triples over pairs costs: `max(d, 0)`.
+/// Full houses are not searched for: every triple and pair is counted
+/// (a pair one play, a triple none) and the surplus of triples over pairs
+/// costs one play each, since any triple and pair make one play (a full
+/// house, or a five-card bomb when of the same rank).
 #[inline]
-fn base(k: Key) -> u8 {
-    let (w, b, r) = (field(k, WILD_SHIFT), field(k, BJ_SHIFT), field(k, RJ_SHIFT));
-    (w > 0) as u8 + if b == 2 && r == 2 { 1 } else { (b > 0) as u8 + (r > 0) as u8 }
+fn surplus(d: i8) -> u8 {
+    d.max(0) as u8
 }
 
-/// Calls `f` with every play holding a natural card of the lowest natural rank of `k`.
+/// The plays for the part of `k` with no natural card left, `d` triples
+/// over pairs counted: a wildcard alone is a single, two a pair (of any
+/// rank, so a full house's pair); jokers a joker bomb, or a pair per rank
+/// of two (a full house's pair when the rules allow it) and singles.
+/// Returns the count and whether the jokers go as a joker bomb.
+#[inline]
+fn base(k: Key, d: i8) -> (u8, bool) {
+    let (w, b, r) = (field(k, WILD_SHIFT), field(k, BJ_SHIFT), field(k, RJ_SHIFT));
+    let rule = k & RULE_BIT != 0;
+    let (mut singles, mut pairs) = (0u8, 0u8);
+    match w {
+        1 => singles += 1,
+        2 => pairs += 1,
+        _ => {}
+    }
+    let cost = |singles: u8, pairs: u8| singles + pairs + surplus(d - pairs as i8);
+    let bomb = (b == 2 && r == 2).then(|| cost(singles + 1, pairs));
+    for n in [b, r] {
+        match n {
+            1 => singles += 1,
+            2 if rule => pairs += 1,
+            2 => singles += 1,
+            _ => {}
+        }
+    }
+    let split = cost(singles, pairs);
+    match bomb {
+        Some(c) if c <= split => (c, true),
+        _ => (split, false),
+    }
+}
+
+/// Calls `f` with every play holding a natural card of the lowest natural
+/// rank of `k`, full houses aside (`surplus`).
 fn for_each_piece(k: Key, mut f: impl FnMut(Piece)) {
     let i = (0..13u8).find(|&r| nat(k, r) > 0).expect("a natural card is left");
     let c = nat(k, i);
     let w = field(k, WILD_SHIFT);
     let at = |r: u8| 4 * r as u32;
-    // Same-rank groups of rank i.
-    for n in 1..=c {
-        for u in 0..=w {
-            let size = n + u;
-            let kind = match size {
-                1 => Kind::Single,
-                2 => Kind::Pair,
-                3 => Kind::Triple,
-                _ => Kind::Bomb,
-            };
-            f(Piece { delta: ((n as u64) << at(i)) | ((u as u64) << WILD_SHIFT), combo: Combo::new(kind, i, size) });
-        }
-    }
-    // Full houses with rank i as the triple or as the pair.
-    for (ni, wi) in [(3u8, 0u8), (2, 1), (1, 2)] {
-        if ni > c || wi > w {
-            continue;
-        }
-        let left = w - wi;
-        let tri = ((ni as u64) << at(i)) | ((wi as u64) << WILD_SHIFT);
-        for j in (i + 1)..13 {
-            for (nj, wj) in [(2u8, 0u8), (1, 1)] {
-                if nj <= nat(k, j) && wj <= left {
-                    f(Piece { delta: tri + (((nj as u64) << at(j)) | ((wj as u64) << WILD_SHIFT)), combo: Combo::new(Kind::FullHouse, i, 5) });
-                }
-            }
-        }
-        if left == 2 {
-            f(Piece { delta: tri + (2u64 << WILD_SHIFT), combo: Combo::new(Kind::FullHouse, i, 5) });
-        }
-        if k & RULE_BIT != 0 {
-            for shift in [BJ_SHIFT, RJ_SHIFT] {
-                if field(k, shift) == 2 {
-                    f(Piece { delta: tri | (2u64 << shift), combo: Combo::new(Kind::FullHouse, i, 5) });
-                }
-            }
-        }
-    }
-    for (np, wp) in [(2u8, 0u8), (1, 1)] {
-        if np > c || wp > w {
-            continue;
-        }
-        let pair = ((np as u64) << at(i)) | ((wp as u64) << WILD_SHIFT);
-        for j in (i + 1)..13 {
-            for (nj, wj) in [(3u8, 0u8), (2, 1), (1, 2)] {
-                if nj <= nat(k, j) && wp + wj <= w {
-                    let d = pair + (((nj as u64) << at(j)) | ((wj as u64) << WILD_SHIFT));
-                    f(Piece { delta: d, combo: Combo::new(Kind::FullHouse, j, 5) });
-                }
-            }
+    // Groups taking every natural card of rank i (after the runs through it).
+    for u in 0..=w {
+        for g in splits(c + u) {
+            f(Piece { delta: ((c as u64) << at(i)) | ((u as u64) << WILD_SHIFT), combo: Combo::new(Kind::Single, i, 1), groups: Some(g) });
         }
     }
     // Runs through rank i, on the ladder A 2 3 ... K A.
@@ -171,7 +192,7 @@ fn for_each_piece(k: Key, mut f: impl FnMut(Piece)) {
                 continue;
             }
             let combo = Combo::new(kind, ladder_rank(s), len * copies);
-            run_choices(k, &ranks[..len as usize], copies, i, w, 0, 0, false, &mut |d| f(Piece { delta: d, combo }));
+            run_choices(k, &ranks[..len as usize], copies, i, w, 0, 0, false, &mut |d| f(Piece { delta: d, combo, groups: None }));
         }
     }
 }
@@ -196,24 +217,35 @@ fn run_choices(k: Key, ranks: &[u8], copies: u8, i: u8, wild: u8, used: u8, delt
     }
 }
 
-/// The fewest plays for `k`, memoized in `memo`.
-fn solve(k: Key, memo: &mut Memo) -> u8 {
-    if k & NAT_MASK == 0 {
-        return base(k);
+/// The cost of a piece now and the count of triples over pairs after it.
+#[inline]
+fn step(p: &Piece, d: i8) -> (u8, i8) {
+    match p.groups {
+        Some(g) => (g.singles + g.pairs + (g.bomb > 0) as u8, (d + g.triples as i8 - g.pairs as i8).clamp(-D_MIN, 9)),
+        None => (1, d),
     }
-    if let Some(&(n, _)) = memo.get(&k) {
+}
+
+/// The fewest plays for `k` with `d` triples over pairs counted, memoized in `memo`.
+fn solve(k: Key, d: i8, memo: &mut Memo) -> u8 {
+    if k & NAT_MASK == 0 {
+        return base(k, d).0;
+    }
+    let mk = k | (((d + D_MIN) as u64) << D_SHIFT);
+    if let Some(&(n, _)) = memo.get(&mk) {
         return n;
     }
     let mut best = (u8::MAX, None);
-    let mut pieces = Vec::with_capacity(48);
+    let mut pieces = Vec::with_capacity(32);
     for_each_piece(k, |p| pieces.push(p));
     for p in pieces {
-        let n = 1 + solve(k - p.delta, memo);
+        let (cost, d2) = step(&p, d);
+        let n = cost + solve(k - p.delta, d2, memo);
         if n < best.0 {
             best = (n, Some(p));
         }
     }
-    memo.insert(k, best);
+    memo.insert(mk, best);
     best.0
 }
 
@@ -230,7 +262,13 @@ fn with_memo<T>(f: impl FnOnce(&mut Memo) -> T) -> T {
 /// The fewest plays that empty `hand` at `level` (0 for an empty hand).
 pub fn min_plays(hand: CardSet, level: u8, rules: ComboRules) -> u32 {
     let k = key_of(hand, level, rules);
-    with_memo(|m| solve(k, m)) as u32
+    with_memo(|m| solve(k, 0, m)) as u32
+}
+
+/// `min_plays` with a memo of its own, dropped after the call: the cost of
+/// a hand no earlier call has seen.
+pub fn min_plays_cold(hand: CardSet, level: u8, rules: ComboRules) -> u32 {
+    solve(key_of(hand, level, rules), 0, &mut Memo::default()) as u32
 }
 
 /// A cheap lower bound of `min_plays`: a play holds at most five natural
@@ -249,32 +287,86 @@ pub fn min_plays_bound(hand: CardSet, level: u8, rules: ComboRules) -> u32 {
 /// of the hand's physical cards (runs declared as straights, tubes or plates).
 pub fn decompose(hand: CardSet, level: u8, rules: ComboRules) -> Vec<Move> {
     let mut k = key_of(hand, level, rules);
+    let mut d = 0i8;
     let mut pieces = Vec::new();
     with_memo(|m| {
         while k & NAT_MASK != 0 {
-            solve(k, m);
-            let p = m[&k].1.expect("a hand with naturals has a play");
-            pieces.push(p);
+            solve(k, d, m);
+            let p = m[&(k | (((d + D_MIN) as u64) << D_SHIFT))].1.expect("a hand with naturals has a play");
+            pieces.extend(expand(&p));
+            d = step(&p, d).1;
             k -= p.delta;
         }
     });
     let (w, b, r) = (field(k, WILD_SHIFT), field(k, BJ_SHIFT), field(k, RJ_SHIFT));
     if w > 0 {
         let kind = if w == 2 { Kind::Pair } else { Kind::Single };
-        pieces.push(Piece { delta: (w as u64) << WILD_SHIFT, combo: Combo::new(kind, level, w) });
+        pieces.push(Piece { delta: (w as u64) << WILD_SHIFT, combo: Combo::new(kind, level, w), groups: None });
     }
-    if b == 2 && r == 2 {
-        pieces.push(Piece { delta: (2 << BJ_SHIFT) | (2 << RJ_SHIFT), combo: Combo::new(Kind::JokerBomb, RANK_RJ, 4) });
+    if base(k, d).1 {
+        pieces.push(Piece { delta: (2 << BJ_SHIFT) | (2 << RJ_SHIFT), combo: Combo::new(Kind::JokerBomb, RANK_RJ, 4), groups: None });
     } else {
         for (shift, n, rank) in [(BJ_SHIFT, b, 13u8), (RJ_SHIFT, r, 14)] {
             if n > 0 {
                 let kind = if n == 2 { Kind::Pair } else { Kind::Single };
-                pieces.push(Piece { delta: (n as u64) << shift, combo: Combo::new(kind, rank, n) });
+                pieces.push(Piece { delta: (n as u64) << shift, combo: Combo::new(kind, rank, n), groups: None });
             }
         }
     }
     let mut left = hand;
-    pieces.iter().map(|p| physical(p, &mut left, level)).collect()
+    let moves: Vec<Move> = pieces.iter().map(|p| physical(p, &mut left, level)).collect();
+    pair_full_houses(moves, rules)
+}
+
+/// The plays of a piece: a run as it is, groups one play each (the
+/// wildcards in the bomb, else the triples, then the pairs, then the single).
+fn expand(p: &Piece) -> Vec<Piece> {
+    let Some(g) = p.groups else { return vec![*p] };
+    let r = p.combo.rank;
+    let mut nat_left = nat(p.delta, r);
+    let mut wild_left = field(p.delta, WILD_SHIFT);
+    let sizes = std::iter::repeat_n(g.bomb, (g.bomb > 0) as usize)
+        .chain(std::iter::repeat_n(3, g.triples as usize))
+        .chain(std::iter::repeat_n(2, g.pairs as usize))
+        .chain(std::iter::repeat_n(1, g.singles as usize));
+    sizes
+        .map(|size| {
+            let u = wild_left.min(size);
+            wild_left -= u;
+            let n = size - u;
+            nat_left -= n;
+            let kind = match size {
+                1 => Kind::Single,
+                2 => Kind::Pair,
+                3 => Kind::Triple,
+                _ => Kind::Bomb,
+            };
+            Piece { delta: ((n as u64) << (4 * r as u32)) | ((u as u64) << WILD_SHIFT), combo: Combo::new(kind, r, size), groups: None }
+        })
+        .collect()
+}
+
+/// Joins triples with pairs into full houses (a five-card bomb when both
+/// are natural cards of one rank), pairs of another rank first; a joker
+/// pair only when the rules allow it, a wildcard pair as any other rank.
+fn pair_full_houses(moves: Vec<Move>, rules: ComboRules) -> Vec<Move> {
+    let is_pair = |m: &Move| m.combo.kind == Kind::Pair && (m.combo.rank < 13 || rules.joker_pair_in_full_house);
+    let (triples, rest): (Vec<Move>, Vec<Move>) = moves.into_iter().partition(|m| m.combo.kind == Kind::Triple);
+    let (mut pairs, mut out): (Vec<Move>, Vec<Move>) = rest.into_iter().partition(is_pair);
+    for t in triples {
+        let tr = t.combo.rank;
+        let other = |m: &Move| m.combo.rank != tr || m.wild == 2;
+        let Some(i) = pairs.iter().position(other).or((!pairs.is_empty()).then_some(0)) else {
+            out.push(t);
+            continue;
+        };
+        let b = pairs.remove(i);
+        let cards = t.cards.plus(b.cards).expect("disjoint parts of one hand");
+        let kind = if other(&b) { Kind::FullHouse } else { Kind::Bomb };
+        out.push(Move { cards, combo: Combo::new(kind, tr, 5), wild: t.wild + b.wild });
+    }
+    out.extend(pairs);
+    out
 }
 
 /// The move of `p` on the cards of `left` (taken out of it): the lowest

@@ -8,7 +8,7 @@ use crate::cards::cardset::CardSet;
 use crate::game::trick::{partner, PlayState};
 use crate::game::Action;
 use crate::movegen::combo::{rank_value, Kind};
-use crate::movegen::decompose::min_plays;
+use crate::movegen::decompose::{decompose, min_plays};
 use crate::movegen::{ComboRules, Move};
 
 /// An opponent with this many cards or fewer may go out soon: worth a bomb
@@ -52,7 +52,13 @@ fn lead(state: &PlayState, moves: &[Move], k0: u32, shortest: u32, left: &dyn Fn
         let risky = (shortest <= 2 && m.combo.size as u32 <= shortest && matches!(m.combo.kind, Kind::Single | Kind::Pair)) as u8;
         (m.combo.kind.is_bomb(), risky, m.combo.value(level), std::cmp::Reverse(m.combo.size), m.wild)
     };
-    best_by(moves, |m| (left(m) + 1 == k0).then(|| key(m)))
+    let hand = state.hands[state.current as usize];
+    let parts = decompose(hand, level, state.rules);
+    let profile = |c: CardSet| -> [u8; 15] { std::array::from_fn(|r| c.rank_count(r as u8)) };
+    let pieces: Vec<(Move, [u8; 15])> = parts.iter().map(|p| (*p, profile(p.cards))).collect();
+    let is_piece = |m: &Move| pieces.iter().any(|(p, prof)| p.combo == m.combo && p.wild == m.wild && *prof == profile(m.cards));
+    best_by(moves, |m| is_piece(m).then(|| key(m)))
+        .or_else(|| best_by(moves, |m| (left(m) + 1 == k0).then(|| key(m))))
         .or_else(|| best_by(moves, |m| Some((left(m), key(m)))))
         .expect("a leader has a play")
 }
