@@ -723,7 +723,7 @@ def evaluate(
     """Monte Carlo estimates for every legal action of the seat to move (hidden hands sampled, playouts to the deal's end)."""
 
 def policy_action(game: Game, policy: str = ..., *, seed: int = ..., mode: _Mode = ..., threads: int = ...) -> _Action:
-    """The action a built-in policy (random, greedy, mc:N, mc-random:N) takes for the seat to move."""
+    """The action a built-in policy (random, greedy, rule, mc:N, mc-random:N, mc-rule:N, sh:N, ...) takes for the seat to move."""
 
 def sample_hands(observation: Observation, n: int = ..., *, seed: int = ...) -> _U8:
     """Deals the cards `observation`'s seat cannot see to the other seats `n` times; an (n, 4, 54) uint8 array."""

@@ -271,3 +271,76 @@ fn greedy(state: &PlayState, moves: &[Move]) -> Option<usize> {
     }
     best
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::card::parse_level;
+    use crate::game::rules::Rules;
+
+    const NAMES: [&str; 9] = ["random", "greedy", "rule", "mc:6", "mc-rule:6", "sh:8", "sh-greedy:8", "sh+game:8", "mc+game:6"];
+
+    #[test]
+    fn names_round_trip_and_bad_names_are_refused() {
+        for n in NAMES.iter().chain(&["sh:100@50ms", "mc-random:3", "sh-random+game:9@1ms"]) {
+            let p = Policy::from_name(n).unwrap_or_else(|| panic!("{n}"));
+            assert_eq!(Policy::from_name(&p.name()), Some(p), "{n}");
+        }
+        assert_eq!(Policy::from_name("mc:50").unwrap().name(), "mc:50", "today's mc keeps its name and meaning");
+        assert_eq!(Policy::from_name("mc:50"), Some(Policy::Mc { playouts: 50, greedy_rollouts: true }));
+        assert_eq!(Policy::from_name("sh").unwrap().name(), "sh:200");
+        for bad in ["rule:5", "sh:0", "sh:-1", "sh+fun:5", "sh:5@", "sh:5@0ms", "sh:5@10", "greedy+game", "rule@5ms", "ismcts:x", ""] {
+            assert_eq!(Policy::from_name(bad), None, "{bad}");
+        }
+    }
+
+    /// Every policy's action, tribute and return included, is legal where it is taken.
+    #[test]
+    fn every_policy_acts_legally() {
+        for (k, name) in NAMES.iter().enumerate() {
+            let p = Policy::from_name(name).unwrap();
+            let mut g = Game::new(Rules::default(), 40 + k as u64).unwrap();
+            let mut rng = Rng::new(k as u64);
+            let mut acted = 0;
+            while acted < 70 && g.phase != Phase::MatchOver {
+                if matches!(g.phase, Phase::DealOver | Phase::GameOver) {
+                    g.next_deal(None, None).unwrap();
+                    continue;
+                }
+                let a = p.game_action(&g, Mode::Pattern, &mut rng, 1, &Stop::new()).unwrap();
+                g.apply(a).unwrap_or_else(|e| panic!("{name}: {a:?}: {e}"));
+                acted += 1;
+            }
+        }
+    }
+
+    /// A play that goes out at once is taken by every policy but random.
+    #[test]
+    fn going_out_at_once_is_taken() {
+        let hands = ["3s 4s 5d 6c 7h", "9s 9d Qs", "Ts Js", "Jd 8h"].map(|t| CardSet::parse(t).unwrap());
+        let st = PlayState::new(hands, parse_level("2").unwrap(), 0, ComboRules::default());
+        let ctx = Context { rules: Rules::default(), levels: crate::game::levels::LevelState::new(), knowledge: Default::default() };
+        let mut moves = Vec::new();
+        st.moves(Mode::Pattern, &mut moves);
+        for name in &NAMES[1..] {
+            let p = Policy::from_name(name).unwrap();
+            let i = p.choose(&st, &ctx, &moves, Mode::Pattern, &mut Rng::new(1), &Stop::new()).unwrap().unwrap();
+            assert_eq!(moves[i].cards, hands[0], "{name}");
+        }
+    }
+
+    /// A search decides the same whatever the number of parts.
+    #[test]
+    fn searches_do_not_depend_on_parts() {
+        for name in ["sh:12", "mc-rule:10", "sh-greedy+game:40"] {
+            let p = Policy::from_name(name).unwrap();
+            for seed in 0..3u64 {
+                let g = Game::new(Rules::default(), seed).unwrap();
+                let run = |parts| p.game_action(&g, Mode::Pattern, &mut Rng::new(seed), parts, &Stop::new()).unwrap();
+                let one = run(1);
+                assert_eq!(one, run(2), "{name} seed {seed}");
+                assert_eq!(one, run(3), "{name} seed {seed}");
+            }
+        }
+    }
+}
