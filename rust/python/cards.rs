@@ -378,7 +378,12 @@ pub(crate) fn classify(cards: &Bound<'_, PyAny>, level: &Bound<'_, PyAny>, joker
 #[pyfunction]
 #[pyo3(signature = (hand, level, *, joker_pair_in_full_house = LEFT_OUT))]
 #[pyo3(text_signature = "(hand, level, *, joker_pair_in_full_house=True)")]
-pub(crate) fn decompose(py: Python<'_>, hand: &Bound<'_, PyAny>, level: &Bound<'_, PyAny>, joker_pair_in_full_house: Arg<'_>) -> PyResult<(u32, Vec<PyCombo>)> {
+pub(crate) fn decompose(
+    py: Python<'_>,
+    hand: &Bound<'_, PyAny>,
+    level: &Bound<'_, PyAny>,
+    joker_pair_in_full_house: Arg<'_>,
+) -> PyResult<(u32, Vec<PyCombo>)> {
     let l = level_arg(level)?;
     let set = cards_arg(hand)?;
     let rules = ComboRules { joker_pair_in_full_house: flag_or(&joker_pair_in_full_house, "joker_pair_in_full_house", true)? };

@@ -234,7 +234,16 @@ const TIMED_CHUNK: u64 = 4;
 /// A time budget ends it at the first look at the clock past it (between
 /// chunks of worlds), the best estimate of the survivors then taken.
 #[allow(clippy::too_many_arguments)]
-pub fn search(policy: &Policy, state: &PlayState, ctx: &Context, moves: &[Move], mode: Mode, seed: u64, parts: usize, stop: &Stop) -> Result<Option<usize>> {
+pub fn search(
+    policy: &Policy,
+    state: &PlayState,
+    ctx: &Context,
+    moves: &[Move],
+    mode: Mode,
+    seed: u64,
+    parts: usize,
+    stop: &Stop,
+) -> Result<Option<usize>> {
     let Policy::Search { playouts, rollout, spread, value, think_ms } = *policy else {
         return Err(Error::InvalidArgument(format!("{} is not a search policy", policy.name())));
     };
