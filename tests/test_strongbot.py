@@ -77,7 +77,7 @@ def test_decompose_bad_arguments(args: tuple[object, object], error: type[Except
         gf.decompose(*args)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("name", ["rule:3", "sh:0", "sh+fun:5", "sh:5@0ms", "sh:5@10", "greedy+game", "ismcts:x"])
+@pytest.mark.parametrize("name", ["rule:3", "sh:0", "sh+fun:5", "sh:5@0ms", "sh:5@10", "greedy+game", "ismcts:x", "ismcts-fast:3"])
 def test_bad_policy_names(name: str) -> None:
     with pytest.raises(gf.InvalidArgumentError):
         gf.pit(name, "greedy", n=1)
@@ -87,7 +87,7 @@ def test_bad_policy_names(name: str) -> None:
         gf.policy_action(gf.Game(seed=1), name)
 
 
-@pytest.mark.parametrize("bot", [gf.RuleBot(), gf.SearchBot("sh:12", seed=3), gf.SearchBot("mc-rule+game:8", seed=1)])
+@pytest.mark.parametrize("bot", [gf.RuleBot(), gf.SearchBot("sh:12", seed=3), gf.SearchBot("mc-rule+game:8", seed=1), gf.SearchBot("ismcts:30", seed=2)])
 def test_bots_play_legal_deals(bot: gf.Bot) -> None:
     game = gf.Game(seed=9)
     order = gf.play_deal(game, [bot, gf.GreedyBot(), bot, gf.RandomBot(2)])
@@ -97,8 +97,9 @@ def test_bots_play_legal_deals(bot: gf.Bot) -> None:
 def test_search_is_the_same_for_any_thread_count() -> None:
     for seed in range(3):
         g = gf.Game(seed=seed)
-        picks = {str(gf.policy_action(g, "sh-greedy:60", seed=5, threads=t)) for t in (1, 2, 3)}
-        assert len(picks) == 1
+        for policy in ("sh-greedy:60", "ismcts:60"):
+            picks = {str(gf.policy_action(g, policy, seed=5, threads=t)) for t in (1, 2, 3)}
+            assert len(picks) == 1, policy
 
 
 def test_names_are_the_engine_s() -> None:

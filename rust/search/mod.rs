@@ -1,6 +1,7 @@
 //! Built-in policies, playouts, hidden-hand sampling, Monte Carlo evaluation
 //! and parallel simulation.
 
+pub mod ismcts;
 pub mod montecarlo;
 pub mod playout;
 pub mod policy;

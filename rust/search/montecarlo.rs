@@ -16,6 +16,7 @@ use crate::game::{Action, Game, Phase};
 use crate::movegen::{Mode, Move};
 use crate::parallel::{self, Stop};
 use crate::rng::{derive_seed, Rng};
+use crate::search::ismcts;
 use crate::search::playout::{playout, Context};
 use crate::search::policy::{Policy, Spread, Value};
 use crate::search::sample::{Constraints, Sampler};
@@ -256,6 +257,11 @@ pub fn search(
         return Ok(Some(i));
     }
     let deadline = (think_ms > 0).then(|| std::time::Instant::now() + std::time::Duration::from_millis(think_ms as u64));
+    if spread == Spread::Tree {
+        let setup = ismcts::Setup { state, ctx, rollout: rollout.policy(), value, mode, deadline };
+        let b = ismcts::decide(&setup, moves, playouts as u64, seed, parts, stop)?;
+        return Ok(if state.can_pass() { b.checked_sub(1) } else { Some(b) });
+    }
     let acts = candidates(state, moves);
     let seen = Constraints::with_knowledge(state, me, &ctx.knowledge);
     let sampler = Sampler::new(&seen)?;
@@ -264,7 +270,7 @@ pub fn search(
     let budget = playouts as u64;
     let rounds = match spread {
         Spread::Even => 1,
-        Spread::Halving => (usize::BITS - (n - 1).leading_zeros()) as u64,
+        Spread::Halving | Spread::Tree => (usize::BITS - (n - 1).leading_zeros()) as u64,
     };
     let mut alive: Vec<usize> = (0..n).collect();
     let mut sums = vec![Sums::default(); n];

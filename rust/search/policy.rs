@@ -64,6 +64,8 @@ pub enum Spread {
     /// Successive halving: rounds of equal budget, the better half of the
     /// candidates kept after each.
     Halving,
+    /// Information-set MCTS (`search::ismcts`): the playouts are its iterations.
+    Tree,
 }
 
 /// What a playout is scored by.
@@ -176,8 +178,8 @@ impl Policy {
     /// Name used in the API: `random`, `greedy`, `rule`, `mc:N`,
     /// `mc-random:N`, and for searches `HEAD[+game]:N[@Tms]` with `HEAD` one
     /// of `mc-rule` (even spread, rule rollouts), `sh` (successive halving,
-    /// rule rollouts), `sh-greedy`, `sh-random` (and `mc` / `mc-random` with
-    /// a modifier); `+game` scores by the game situation, `@Tms` adds a time budget.
+    /// rule rollouts), `sh-greedy`, `sh-random`, `ismcts` (greedy rollouts),
+    /// `ismcts-rule`, `ismcts-random` (and `mc` / `mc-random` with a modifier); `+game` scores by the game situation, `@Tms` adds a time budget.
     pub fn name(&self) -> String {
         match self {
             Policy::Random => "random".into(),
@@ -193,6 +195,9 @@ impl Policy {
                     (Spread::Halving, Rollout::Greedy) => "sh-greedy",
                     (Spread::Halving, Rollout::Random) => "sh-random",
                     (Spread::Halving, Rollout::Rule) => "sh",
+                    (Spread::Tree, Rollout::Greedy) => "ismcts",
+                    (Spread::Tree, Rollout::Random) => "ismcts-random",
+                    (Spread::Tree, Rollout::Rule) => "ismcts-rule",
                 };
                 let game = if *value == Value::Game { "+game" } else { "" };
                 let time = if *think_ms > 0 { format!("@{think_ms}ms") } else { String::new() };
@@ -235,6 +240,9 @@ impl Policy {
             "sh" => (Spread::Halving, Rollout::Rule),
             "sh-greedy" => (Spread::Halving, Rollout::Greedy),
             "sh-random" => (Spread::Halving, Rollout::Random),
+            "ismcts" => (Spread::Tree, Rollout::Greedy),
+            "ismcts-random" => (Spread::Tree, Rollout::Random),
+            "ismcts-rule" => (Spread::Tree, Rollout::Rule),
             _ => return None,
         };
         let playouts = n.unwrap_or(MC_DEFAULT_PLAYOUTS);
@@ -278,7 +286,8 @@ mod tests {
     use crate::cards::card::parse_level;
     use crate::game::rules::Rules;
 
-    const NAMES: [&str; 9] = ["random", "greedy", "rule", "mc:6", "mc-rule:6", "sh:8", "sh-greedy:8", "sh+game:8", "mc+game:6"];
+    const NAMES: [&str; 11] =
+        ["random", "greedy", "rule", "mc:6", "mc-rule:6", "sh:8", "sh-greedy:8", "sh+game:8", "mc+game:6", "ismcts:12", "ismcts-rule+game:6"];
 
     #[test]
     fn names_round_trip_and_bad_names_are_refused() {
@@ -289,7 +298,8 @@ mod tests {
         assert_eq!(Policy::from_name("mc:50").unwrap().name(), "mc:50", "today's mc keeps its name and meaning");
         assert_eq!(Policy::from_name("mc:50"), Some(Policy::Mc { playouts: 50, greedy_rollouts: true }));
         assert_eq!(Policy::from_name("sh").unwrap().name(), "sh:200");
-        for bad in ["rule:5", "sh:0", "sh:-1", "sh+fun:5", "sh:5@", "sh:5@0ms", "sh:5@10", "greedy+game", "rule@5ms", "ismcts:x", ""] {
+        for bad in ["rule:5", "sh:0", "sh:-1", "sh+fun:5", "sh:5@", "sh:5@0ms", "sh:5@10", "greedy+game", "rule@5ms", "ismcts:x", "ismcts-fast:3", ""]
+        {
             assert_eq!(Policy::from_name(bad), None, "{bad}");
         }
     }
@@ -332,7 +342,7 @@ mod tests {
     /// A search decides the same whatever the number of parts.
     #[test]
     fn searches_do_not_depend_on_parts() {
-        for name in ["sh:12", "mc-rule:10", "sh-greedy+game:40"] {
+        for name in ["sh:12", "mc-rule:10", "sh-greedy+game:40", "ismcts:40"] {
             let p = Policy::from_name(name).unwrap();
             for seed in 0..3u64 {
                 let g = Game::new(Rules::default(), seed).unwrap();
