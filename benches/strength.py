@@ -48,7 +48,7 @@ def positions(n: int, seed: int) -> list[gf.Game]:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--policies", default="random,greedy,rule,mc:1000,sh-greedy:4000")
+    p.add_argument("--policies", default="random,greedy,rule,mc:1000,sh-greedy:4000,sh:400")
     p.add_argument("--deals", type=int, default=200, help="seeded deals per cheap pair (each played twice)")
     p.add_argument("--games", type=int, default=20, help="seeded games per cheap pair (each played twice)")
     p.add_argument("--expensive-deals", type=int, default=20)
@@ -89,6 +89,8 @@ def table(results: dict, names: list[str]) -> str:
     """The Markdown table of `results`."""
     rows = ["| A | B | deals (A wins, 95% CI) | games (A wins, 95% CI) | ms/decision A / B |", "|---|---|---|---|---|"]
     for x, y in itertools.combinations(names, 2):
+        if not any(f"{x} | {y} | {u}" in results["pairs"] for u in ("deal", "game")):
+            continue
         cells = []
         for unit in ("deal", "game"):
             r = results["pairs"].get(f"{x} | {y} | {unit}")
