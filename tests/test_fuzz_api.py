@@ -156,7 +156,7 @@ small_count = st.one_of(st.integers(min_value=-3, max_value=3), st.none(), st.bo
 small_playouts = st.one_of(small_count.filter(lambda x: not isinstance(x, int) or x < 2**32), st.sampled_from([2**64, 2**65, 2**127, 10**200]))
 #: Policy arguments that cannot ask for many playouts.
 small_policy = st.one_of(
-    st.sampled_from(["random", "greedy", "mc:1", "mc-random:1", "mc:0", "nope", "", HUGE]),
+    st.sampled_from(["random", "greedy", "rule", "mc:1", "mc-random:1", "sh:2", "ismcts:2", "mc:0", "nope", "", HUGE]),
     st.lists(st.sampled_from(["random", "greedy", "mc:1", "x"]), max_size=5),
     atoms.filter(lambda x: not isinstance(x, str)),
 )
@@ -295,6 +295,7 @@ SPECS: list[Spec] = [
     Spec("Combo.properties", lambda _: lambda: (COMBO.kind, COMBO.kind_code, COMBO.rank, COMBO.rank_code, COMBO.size, COMBO.suit, COMBO.level,
                                                  COMBO.cards, COMBO.wildcards, COMBO.wildcard_count, COMBO.is_bomb, COMBO.label, len(COMBO), pickle.dumps(COMBO))),
     Spec("classify", fn(gf.classify), ("cards", "level"), 2, ("joker_pair_in_full_house",)),
+    Spec("decompose", fn(gf.decompose), ("cards", "level"), 2, ("joker_pair_in_full_house",)),
     Spec("legal_moves", fn(gf.legal_moves), ("cards", "level", "top"), 2, MOVES_KW),
     Spec("legal_moves_array", fn(gf.legal_moves_array), ("cards", "level", "top"), 2, MOVES_KW),
     Spec("count_moves", fn(gf.count_moves), ("cards", "level", "top"), 2, MOVES_KW),
@@ -366,6 +367,9 @@ SPECS: list[Spec] = [
     Spec("MCBot", lambda _: lambda *a, **k: gf.MCBot(*a, **k).act(GAMES["play"].clone()), ("playouts",), 0, ("seed", "threads", "rollout"),
          overrides={"playouts": small_count, "threads": small_threads}),
     Spec("GreedyBot.act", lambda _: gf.GreedyBot().act, ("game",), 1),
+    Spec("RuleBot.act", lambda _: gf.RuleBot().act, ("game",), 1),
+    Spec("SearchBot", lambda _: lambda *a, **k: gf.SearchBot(*a, **k).act(GAMES["play"].clone()), ("policy",), 0, ("seed", "threads"),
+         overrides={"policy": small_policy, "threads": small_threads}),
     Spec("play_deal", fn(gf.play_deal), ("game", "bots"), 2),
     # tournaments
     Spec("Tournament", lambda _: lambda *a, **k: gf.Tournament(*a, **k).run(), ("entrants",), 1,

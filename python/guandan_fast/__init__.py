@@ -30,6 +30,7 @@ from guandan_fast._core import (
     VectorEnv,
     classify,
     collect,
+    decompose,
     count_moves,
     deal,
     evaluate,
@@ -57,7 +58,7 @@ from guandan_fast.encoding import (
 
 from guandan_fast import actions  # noqa: E402
 from guandan_fast.arena import PitResult, pit  # noqa: E402
-from guandan_fast.bots import GreedyBot, MCBot, RandomBot, play_deal  # noqa: E402
+from guandan_fast.bots import GreedyBot, MCBot, RandomBot, RuleBot, SearchBot, play_deal  # noqa: E402
 from guandan_fast.tournament import Tournament  # noqa: E402
 
 #: A move is a Combo: the cards played together with what they are declared as.
@@ -96,6 +97,7 @@ __all__ = [
     "VectorEnv",
     "collect",
     "classify",
+    "decompose",
     "count_moves",
     "danzero_state",
     "danzero_states",
@@ -114,6 +116,8 @@ __all__ = [
     "RandomBot",
     "GreedyBot",
     "MCBot",
+    "RuleBot",
+    "SearchBot",
     "play_deal",
     "return_options",
     "sample_hands",

@@ -23,6 +23,7 @@ __all__ = [
     "legal_moves_array",
     "legal_moves_batch",
     "count_moves",
+    "decompose",
     "deal",
     "evaluate",
     "sample_hands",
@@ -385,6 +386,10 @@ class Combo:
 
 def classify(cards: _Cards, level: _Level, *, joker_pair_in_full_house: bool = ...) -> list[Combo]:
     """Every declaration the whole of `cards` can be played as at `level`."""
+
+def decompose(hand: _Cards, level: _Level, *, joker_pair_in_full_house: bool = ...) -> tuple[int, list[Combo]]:
+    """The fewest plays that empty `hand` at `level` (最少手数) and one
+    decomposition achieving it, as Combos."""
 
 def legal_moves(
     hand: _Cards,
@@ -920,7 +925,7 @@ def evaluate(
 def policy_action(
     game: Game | Observation, policy: str = ..., *, seed: int = ..., mode: _Mode = ..., threads: int = ...
 ) -> _Action:
-    """The action a built-in policy (random, greedy, mc:N, mc-random:N) takes for the seat to move
+    """The action a built-in policy (random, greedy, rule, mc:N, mc-random:N, mc-rule:N, sh:N, ...) takes for the seat to move
     (in a Game, or from the Observation of the seat to move alone)."""
 
 def simulate_matches(specs: Iterable[_MatchSpecTuple], *, threads: int = ..., mode: _Mode = ...) -> list[_MatchRecord]:

@@ -66,7 +66,8 @@ def pit(
     `n` with `a` on seats 1/3, all natively in Rust; reports `a`'s record.
 
     Policies: ``random``, ``greedy``, ``mc`` / ``mc:N`` (Monte Carlo with N
-    playouts per decision, greedy rollouts), ``mc-random:N``. Deals (or games)
+    playouts per decision, greedy rollouts), ``mc-random:N``, ``rule`` and the
+    searches ``mc-rule:N``, ``sh:N``, ``sh-greedy:N`` (docs/bots.md). Deals (or games)
     ``start..start + n`` of the seeded stream are played, so a long run split
     into chunks gives the same deals as one call.
     """

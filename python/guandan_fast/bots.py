@@ -15,11 +15,12 @@ from guandan_fast._core import (
     Return,
     Tribute,
     _check_args,
+    _check_policy,
     policy_action,
 )
 from guandan_fast.arena import pit
 
-__all__ = ["Bot", "GreedyBot", "MCBot", "RandomBot", "decision_seed", "play_deal", "pit"]
+__all__ = ["Bot", "GreedyBot", "MCBot", "RandomBot", "RuleBot", "SearchBot", "decision_seed", "play_deal", "pit"]
 
 Action = Union[Combo, Pass, Tribute, Return]
 
@@ -62,6 +63,35 @@ class GreedyBot:
 
     def act(self, game: Game | Observation) -> Action:
         return policy_action(_state(game), "greedy")
+
+
+class RuleBot:
+    """The built-in rule policy: plays that keep the hand's decomposition short,
+    bombs held until they decide the deal, the partner's winning play left alone
+    (docs/bots.md)."""
+
+    def act(self, game: Game | Observation) -> Action:
+        return policy_action(_state(game), "rule")
+
+
+class SearchBot:
+    """A search policy of the native simulation by name (``sh:N``,
+    ``mc-rule:N``, ``sh-greedy:N``, with ``+game`` and ``@Tms``; docs/bots.md);
+    decision `k` (1, 2, ...) is ``policy_action(game, policy, seed=decision_seed(seed, k))``.
+    Only playout-count budgets are reproducible: ``@Tms`` stops on the clock."""
+
+    def __init__(self, policy: str = "sh-greedy:4000", *, seed: int = 0, threads: int = 0) -> None:
+        _check_args(seed=seed, threads=threads)
+        self.policy = _check_policy(policy)
+        self.seed = seed
+        self.threads = threads
+        self._decisions = 0
+
+    def act(self, game: Game | Observation) -> Action:
+        k = self._decisions + 1
+        action = policy_action(_state(game), self.policy, seed=decision_seed(self.seed, k), threads=self.threads)
+        self._decisions = k  # a refused call is not a decision
+        return action
 
 
 class MCBot:

@@ -27,6 +27,8 @@
 //! - `counts`: the per-hand counts the families read;
 //! - `tables`, `bits`: precomputed tables and word operations;
 //! - `meaning`: `classify`, `is_valid`, `wildcard_meaning`;
+//! - [`decompose`]: the fewest plays that empty a hand (最少手数) and one
+//!   decomposition achieving it;
 //! - [`encode`]: move lists as flat arrays (one row of 54 counts a move),
 //!   for many hands at once;
 //! - `reference` (tests only): the first, plain generator, which the walker
@@ -35,6 +37,7 @@
 mod bits;
 pub mod combo;
 mod counts;
+pub mod decompose;
 pub mod encode;
 mod families;
 mod meaning;

@@ -373,6 +373,24 @@ pub(crate) fn classify(cards: &Bound<'_, PyAny>, level: &Bound<'_, PyAny>, joker
     Ok(movegen::classify(set, l, ComboRules { joker_pair_in_full_house }).into_iter().map(|mv| PyCombo { mv, level: l }).collect())
 }
 
+/// The fewest plays that empty `hand` at `level` (最少手数) and one
+/// decomposition achieving it, as Combos.
+#[pyfunction]
+#[pyo3(signature = (hand, level, *, joker_pair_in_full_house = LEFT_OUT))]
+#[pyo3(text_signature = "(hand, level, *, joker_pair_in_full_house=True)")]
+pub(crate) fn decompose(
+    py: Python<'_>,
+    hand: &Bound<'_, PyAny>,
+    level: &Bound<'_, PyAny>,
+    joker_pair_in_full_house: Arg<'_>,
+) -> PyResult<(u32, Vec<PyCombo>)> {
+    let l = level_arg(level)?;
+    let set = cards_arg(hand)?;
+    let rules = ComboRules { joker_pair_in_full_house: flag_or(&joker_pair_in_full_house, "joker_pair_in_full_house", true)? };
+    let plays = py.detach(|| movegen::decompose::decompose(set, l, rules));
+    Ok((plays.len() as u32, plays.into_iter().map(|mv| PyCombo { mv, level: l }).collect()))
+}
+
 thread_local! {
     static BUF: RefCell<Vec<Move>> = const { RefCell::new(Vec::new()) };
 }

@@ -16,8 +16,9 @@ use crate::game::{Action, Game, Phase};
 use crate::movegen::{Mode, Move};
 use crate::parallel::{self, Stop};
 use crate::rng::{derive_seed, Rng};
+use crate::search::ismcts;
 use crate::search::playout::{playout, Context};
-use crate::search::policy::Policy;
+use crate::search::policy::{Policy, Spread, Value};
 use crate::search::sample::{Constraints, Sampler};
 use rayon::prelude::*;
 
@@ -112,56 +113,83 @@ pub fn evaluate(
     if playouts == 0 {
         return Err(Error::InvalidArgument("playouts must be at least 1".into()));
     }
-    let seat = state.current;
     let sampler = Sampler::new(seen)?;
-    let track = rollout.iter().any(|p| p.uses_knowledge());
-    let run = |range: std::ops::Range<u64>| -> Result<Vec<Sums>> {
-        let mut sums = vec![Sums::default(); actions.len()];
-        let mut buf = Vec::new();
-        for j in range {
-            if stop.is_set() {
-                break;
-            }
-            let world = derive_seed(seed ^ WORLD, j);
-            let hands = sampler.sample(&mut Rng::new(world));
-            for (a, act) in actions.iter().enumerate() {
-                let mut st = *state;
-                st.hands = hands;
-                let mut c = *ctx;
-                if track {
-                    c.record(seat, act.as_ref());
-                }
-                match act {
-                    Some(m) => st.play_unchecked(*m),
-                    None => st.pass_unchecked(),
-                }
-                let mut rng = Rng::new(derive_seed(world ^ ROLLOUT, a as u64));
-                playout(&mut st, &mut c, rollout, mode, &mut rng, &mut buf, stop)?;
-                if !st.over {
+    let job = Worlds { state, ctx, sampler: &sampler, rollout, mode, seed, value: Value::Deal };
+    let sums = job.run(actions, 0..playouts, parts, stop)?;
+    Ok(sums.iter().map(Sums::stats).collect())
+}
+
+/// What the playouts of one decision share: the position, the sampler of
+/// hidden hands, the rollout policies, the seed and the value.
+struct Worlds<'a> {
+    state: &'a PlayState,
+    ctx: &'a Context,
+    sampler: &'a Sampler,
+    rollout: &'a [Policy; 4],
+    mode: Mode,
+    seed: u64,
+    value: Value,
+}
+
+impl Worlds<'_> {
+    /// The sums of `actions` over the worlds `worlds`, split into `parts`
+    /// parts on the shared pool; world `j` is the same whatever the split.
+    fn run(&self, actions: &[Option<Move>], worlds: std::ops::Range<u64>, parts: usize, stop: &Stop) -> Result<Vec<Sums>> {
+        let (state, ctx, rollout, mode) = (self.state, self.ctx, self.rollout, self.mode);
+        let seat = state.current;
+        let track = rollout.iter().any(|p| p.uses_knowledge());
+        let run = |range: std::ops::Range<u64>| -> Result<Vec<Sums>> {
+            let mut sums = vec![Sums::default(); actions.len()];
+            let mut buf = Vec::new();
+            for j in range {
+                if stop.is_set() {
                     break;
                 }
-                let (score, won) = c.score(st.finish, seat)?;
-                let s = &mut sums[a];
-                s.total += score as i128;
-                s.squares += (score as i128) * (score as i128);
-                s.wins += won as u64;
-                s.n += 1;
+                let world = derive_seed(self.seed ^ WORLD, j);
+                let hands = self.sampler.sample(&mut Rng::new(world));
+                for (a, act) in actions.iter().enumerate() {
+                    let mut st = *state;
+                    st.hands = hands;
+                    let mut c = *ctx;
+                    if track {
+                        c.record(seat, act.as_ref());
+                    }
+                    match act {
+                        Some(m) => st.play_unchecked(*m),
+                        None => st.pass_unchecked(),
+                    }
+                    let mut rng = Rng::new(derive_seed(world ^ ROLLOUT, a as u64));
+                    playout(&mut st, &mut c, rollout, mode, &mut rng, &mut buf, stop)?;
+                    if !st.over {
+                        break;
+                    }
+                    let (score, won) = match self.value {
+                        Value::Deal => c.score(st.finish, seat).map(|(s, w)| (s as i32, w))?,
+                        Value::Game => c.game_score(st.finish, seat)?,
+                    };
+                    let s = &mut sums[a];
+                    s.total += score as i128;
+                    s.squares += (score as i128) * (score as i128);
+                    s.wins += won as u64;
+                    s.n += 1;
+                }
+            }
+            Ok(sums)
+        };
+        let (start, n) = (worlds.start, worlds.end.saturating_sub(worlds.start));
+        let parts = (parts.max(1) as u64).min(n.max(1));
+        let per = n.div_ceil(parts);
+        let ranges: Vec<_> = (0..parts).map(|p| start + p.saturating_mul(per).min(n)..start + (p + 1).saturating_mul(per).min(n)).collect();
+        let partial: Vec<Vec<Sums>> =
+            if parts == 1 { vec![run(worlds)?] } else { parallel::pool()?.install(|| ranges.into_par_iter().map(run).collect::<Result<_>>())? };
+        let mut sums = vec![Sums::default(); actions.len()];
+        for p in &partial {
+            for (s, x) in sums.iter_mut().zip(p) {
+                s.add(x);
             }
         }
         Ok(sums)
-    };
-    let parts = (parts.max(1) as u64).min(playouts);
-    let per = playouts.div_ceil(parts);
-    let ranges: Vec<_> = (0..parts).map(|p| p.saturating_mul(per).min(playouts)..(p + 1).saturating_mul(per).min(playouts)).collect();
-    let partial: Vec<Vec<Sums>> =
-        if parts == 1 { vec![run(0..playouts)?] } else { parallel::pool()?.install(|| ranges.into_par_iter().map(run).collect::<Result<_>>())? };
-    let mut sums = vec![Sums::default(); actions.len()];
-    for p in &partial {
-        for (s, x) in sums.iter_mut().zip(p) {
-            s.add(x);
-        }
     }
-    Ok(sums.iter().map(Sums::stats).collect())
 }
 
 /// A Monte Carlo decision among `moves` (index; `None` = pass) for the seat
@@ -193,6 +221,95 @@ pub fn decide(
     let stats = evaluate(state, ctx, &seen, &acts, per, &[rollout; 4], mode, seed, parts, stop)?;
     let b = best(&stats);
     Ok(if state.can_pass() { b.checked_sub(1) } else { Some(b) })
+}
+
+/// Worlds per candidate and per part between two looks at the clock of a timed search.
+const TIMED_CHUNK: u64 = 4;
+
+/// A `Policy::Search` decision among `moves` (index; `None` = pass) for the
+/// seat to move: goes out at once when it can, else spends at most
+/// `playouts` playouts over the candidates as the policy's spread says
+/// (evenly, or by successive halving: about log2(candidates) rounds of equal
+/// budget, the better half kept after each, every candidate of a round on
+/// the same worlds), and takes the best estimate among the last round's.
+/// A time budget ends it at the first look at the clock past it (between
+/// chunks of worlds), the best estimate of the survivors then taken.
+#[allow(clippy::too_many_arguments)]
+pub fn search(
+    policy: &Policy,
+    state: &PlayState,
+    ctx: &Context,
+    moves: &[Move],
+    mode: Mode,
+    seed: u64,
+    parts: usize,
+    stop: &Stop,
+) -> Result<Option<usize>> {
+    let Policy::Search { playouts, rollout, spread, value, think_ms } = *policy else {
+        return Err(Error::InvalidArgument(format!("{} is not a search policy", policy.name())));
+    };
+    let n = moves.len() + state.can_pass() as usize;
+    if n <= 1 {
+        return Ok(if moves.is_empty() { None } else { Some(0) });
+    }
+    let me = state.current;
+    if let Some(i) = moves.iter().position(|m| m.cards.len() == state.hands[me as usize].len()) {
+        return Ok(Some(i));
+    }
+    let deadline = (think_ms > 0).then(|| std::time::Instant::now() + std::time::Duration::from_millis(think_ms as u64));
+    if spread == Spread::Tree {
+        let setup = ismcts::Setup { state, ctx, rollout: rollout.policy(), value, mode, deadline };
+        let b = ismcts::decide(&setup, moves, playouts as u64, seed, parts, stop)?;
+        return Ok(if state.can_pass() { b.checked_sub(1) } else { Some(b) });
+    }
+    let acts = candidates(state, moves);
+    let seen = Constraints::with_knowledge(state, me, &ctx.knowledge);
+    let sampler = Sampler::new(&seen)?;
+    let roll = [rollout.policy(); 4];
+    let job = Worlds { state, ctx, sampler: &sampler, rollout: &roll, mode, seed, value };
+    let budget = playouts as u64;
+    let rounds = match spread {
+        Spread::Even => 1,
+        Spread::Halving | Spread::Tree => (usize::BITS - (n - 1).leading_zeros()) as u64,
+    };
+    let mut alive: Vec<usize> = (0..n).collect();
+    let mut sums = vec![Sums::default(); n];
+    let mut next_world = 0u64;
+    'rounds: for r in 0..rounds {
+        let per = (budget / rounds / alive.len() as u64).max(1);
+        let round_acts: Vec<Option<Move>> = alive.iter().map(|&i| acts[i]).collect();
+        let chunk = if deadline.is_some() { TIMED_CHUNK * parts.max(1) as u64 } else { per };
+        let mut done = 0;
+        while done < per {
+            let k = chunk.min(per - done);
+            let got = job.run(&round_acts, next_world + done..next_world + done + k, parts, stop)?;
+            for (&i, g) in alive.iter().zip(&got) {
+                sums[i].add(g);
+            }
+            done += k;
+            if stop.is_set() || deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+                break 'rounds;
+            }
+        }
+        next_world += per;
+        if r + 1 < rounds {
+            let stats: Vec<ActionStats> = alive.iter().map(|&i| sums[i].stats()).collect();
+            let mut order: Vec<usize> = (0..alive.len()).collect();
+            order.sort_by(|&a, &b| better(&stats[b], &stats[a]).then(a.cmp(&b)));
+            let keep = alive.len().div_ceil(2);
+            let mut kept: Vec<usize> = order[..keep].iter().map(|&o| alive[o]).collect();
+            kept.sort_unstable();
+            alive = kept;
+        }
+    }
+    let stats: Vec<ActionStats> = alive.iter().map(|&i| if sums[i].n == 0 { ActionStats::default() } else { sums[i].stats() }).collect();
+    let b = alive[best(&stats)];
+    Ok(if state.can_pass() { b.checked_sub(1) } else { Some(b) })
+}
+
+/// How `a` compares with `b` as `best` ranks estimates (higher mean, then higher win probability).
+fn better(a: &ActionStats, b: &ActionStats) -> std::cmp::Ordering {
+    a.mean.total_cmp(&b.mean).then(a.win_prob.total_cmp(&b.win_prob))
 }
 
 /// `evaluate` of every legal action of the seat to move in `g`, as seen by

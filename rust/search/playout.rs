@@ -45,6 +45,44 @@ impl Context {
         let won = s.winner == team(seat);
         Ok((if won { s.gain as i8 } else { -(s.gain as i8) }, won))
     }
+
+    /// The score of a deal finished in `finish` order for `seat`'s team by
+    /// the game situation: `situation` after the deal minus before it, a
+    /// game won or lost counting `GAME_WON` / `-GAME_WON`; and whether the deal was won.
+    #[inline]
+    pub fn game_score(&self, finish: [u8; 4], seat: u8) -> Result<(i32, bool)> {
+        let s = self.levels.settle(finish, &self.rules)?;
+        let t = team(seat);
+        let after = match s.game_winner {
+            Some(w) if w == t => GAME_WON,
+            Some(_) => -GAME_WON,
+            None => situation(&s.after, t, &self.rules),
+        };
+        Ok((after - situation(&self.levels, t, &self.rules), s.winner == t))
+    }
+}
+
+/// The `game_score` of a game won.
+pub const GAME_WON: i32 = 2000;
+
+/// How far team `t` is ahead in the level state `lv`, in hundredths of a
+/// level: each team's level (a team at A less a quarter level for each
+/// failed attempt, as its chances at A shrink), plus half a level for
+/// declaring the next deal (its level is played).
+pub fn situation(lv: &LevelState, t: u8, rules: &Rules) -> i32 {
+    let progress = |u: u8| {
+        let l = lv.levels[u as usize];
+        let mut p = 100 * l as i32;
+        if l == crate::cards::card::RANK_A {
+            let left = rules.a_max_attempts.map_or(3, |m| m.saturating_sub(lv.a_fails[u as usize]).min(3)) as i32;
+            p -= 25 * (3 - left);
+        }
+        if lv.declarer == Some(u) {
+            p += 50;
+        }
+        p
+    };
+    progress(t) - progress(1 - t)
 }
 
 /// Plays a deal from `state` to its end with `policies[seat]`, keeping
@@ -143,5 +181,26 @@ mod tests {
         assert_eq!(ctx(Rules::default(), fresh).score([1, 0, 2, 3], 0), Ok((-1, false)));
         let sudden = Rules { sudden_death: true, ..Rules::default() };
         assert_eq!(ctx(sudden, fresh).score([0, 2, 1, 3], 0), Ok((0, true)));
+        // The game value counts a sudden-death win as a game won.
+        assert_eq!(ctx(sudden, fresh).game_score([0, 2, 1, 3], 0), Ok((GAME_WON, true)));
+    }
+
+    #[test]
+    fn the_game_value_knows_the_situation() {
+        let rules = Rules::default();
+        let ctx = |levels| Context { rules, levels, knowledge: Knowledge::default() };
+        // +1 from 5 (declaring again) is worth one level; losing +2 to the other team, three.
+        let five = LevelState { levels: [3, 3], a_fails: [0, 0], declarer: Some(0) };
+        assert_eq!(ctx(five).game_score([0, 1, 3, 2], 0), Ok((100, true)));
+        let lost = ctx(five).game_score([1, 0, 3, 2], 0).unwrap();
+        assert_eq!(lost, (-300, false));
+        // At A, winning with the partner not last wins the game: not a +0.
+        let at_a = LevelState { levels: [12, 3], a_fails: [0, 0], declarer: Some(0) };
+        let (won, _) = ctx(at_a).game_score([0, 2, 1, 3], 0).unwrap();
+        assert_eq!(won, GAME_WON - situation(&at_a, 0, &rules));
+        assert!(won > 500);
+        // Failing at A costs more than the level change says.
+        let (failed, _) = ctx(at_a).game_score([0, 1, 3, 2], 0).unwrap();
+        assert!(failed < 0, "{failed}");
     }
 }

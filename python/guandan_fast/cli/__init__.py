@@ -183,7 +183,7 @@ def build_parser() -> Parser:
     e.add_argument("--deal", type=seed_int, metavar="SEED", help="the seeded deal Game(seed=SEED) (default when nothing is given: 0)")
     e.add_argument("--history", metavar="MOVES", help="moves played since, separated by ';': \"3s 3d; pass; 5s 5c; ...\"")
     e.add_argument("--playouts", type=positive_int, default=200, help="playouts per action (default 200)")
-    e.add_argument("--policy", default="random", help="rollout policy, random or greedy (default random)")
+    e.add_argument("--policy", default="random", help="rollout policy: random, greedy, rule or any policy name (default random)")
     e.add_argument("--mode", choices=("pattern", "cards"), default="pattern", help="move listing (default pattern)")
     e.add_argument("--seed", type=seed_int, default=0, help="seed of the sampling (default 0)")
     e.add_argument("--threads", type=threads_int, default=0, help="threads, 0 = all cores (default 0)")

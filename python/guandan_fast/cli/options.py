@@ -27,7 +27,7 @@ __all__ = [
 ]
 
 #: Policy names the native engine knows (checked by the engine itself, see `check_policy`).
-POLICY_HELP = "random, greedy, mc, mc:N, mc-random:N (N playouts per decision)"
+POLICY_HELP = "random, greedy, rule, mc, mc:N, mc-random:N, mc-rule:N, sh:N, sh-greedy:N, ismcts:N (N playouts per decision; searches take +game and @Tms, see docs/bots.md)"
 
 
 class CliError(Exception):

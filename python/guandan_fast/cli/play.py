@@ -52,13 +52,17 @@ stands for any non-joker card in a combination."""
 
 
 def make_bot(spec: str, seed: int) -> Bot:
-    """A bot for a policy name: random, greedy, mc[:N] (`MCBot`, greedy rollouts), mc-random[:N]."""
+    """A bot for a policy name: random, greedy, rule (`RuleBot`), mc[:N] (`MCBot`, greedy rollouts), mc-random[:N], a search (`SearchBot`)."""
     name = check_policy(spec)  # the engine's own name: mc and mc-random carry their playouts
     if name == "random":
         return gf.RandomBot(seed)
     if name == "greedy":
         return gf.GreedyBot()
+    if name == "rule":
+        return gf.RuleBot()
     head, _, n = name.partition(":")
+    if head not in ("mc", "mc-random") or not n.isdigit():
+        return gf.SearchBot(name, seed=seed)
     return gf.MCBot(int(n), seed=seed, rollout="random" if head == "mc-random" else "greedy")
 
 
