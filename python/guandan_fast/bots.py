@@ -94,7 +94,7 @@ class SearchBot:
         return action
 
 
-class MCBot:
+class MCBot(SearchBot):
     """Monte Carlo player: the ``mc:N`` policy (``mc-random:N`` with random
     rollouts) of the native simulation, about `playouts` determinized
     playouts per decision shared between the legal actions, hidden hands
@@ -112,18 +112,9 @@ class MCBot:
         _check_args(playouts=playouts, seed=seed, threads=threads)
         if not isinstance(rollout, str) or rollout not in ("greedy", "random"):
             raise InvalidArgumentError(f"rollout must be 'greedy' or 'random', not {rollout!r:.40}")
-        self.policy = f"{'mc' if rollout == 'greedy' else 'mc-random'}:{playouts}"
+        super().__init__(f"{'mc' if rollout == 'greedy' else 'mc-random'}:{playouts}", seed=seed, threads=threads)
         self.playouts = playouts
-        self.seed = seed
-        self.threads = threads
         self.rollout = rollout
-        self._decisions = 0
-
-    def act(self, game: Game | Observation) -> Action:
-        k = self._decisions + 1
-        action = policy_action(_state(game), self.policy, seed=decision_seed(self.seed, k), threads=self.threads)
-        self._decisions = k  # a refused call is not a decision
-        return action
 
 
 def decision_seed(seed: int, k: int) -> int:

@@ -130,6 +130,16 @@ class Episode:
             raise InvalidStateError("the episode has not started: call reset() first")
         return self.game
 
+    def render(self, mode: str | None) -> str | None:
+        """The table as text for render mode ``"ansi"``, printed for ``"human"``, nothing for None."""
+        if mode is None:
+            return None
+        text = str(self.game) if self.game is not None else "(no episode: call reset())"
+        if mode == "human":
+            print(text)
+            return None
+        return text
+
     @property
     def over(self) -> bool:
         """Whether the episode has ended."""

@@ -156,13 +156,7 @@ class GuandanEnv(gymnasium.Env):  # type: ignore[misc]
 
     def render(self) -> str | None:
         """The table as text (``"ansi"``), or printed (``"human"``)."""
-        if self.render_mode is None:
-            return None
-        text = str(self.game) if self.episode.game is not None else "(no episode: call reset())"
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return self.episode.render(self.render_mode)
 
 
 def _index_array(values: Any, n: int) -> np.ndarray:

@@ -136,13 +136,7 @@ class GuandanAECEnv(AECEnv):  # type: ignore[misc]
 
     def render(self) -> str | None:
         """The table as text (``"ansi"``), or printed (``"human"``)."""
-        if self.render_mode is None:
-            return None
-        text = str(self.game) if self.episode.game is not None else "(no episode: call reset())"
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return self.episode.render(self.render_mode)
 
     def close(self) -> None:
         """Nothing to release; kept for the PettingZoo API."""
