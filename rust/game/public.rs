@@ -46,15 +46,7 @@ fn bad<T>(m: String) -> Result<T> {
 /// The tribute state after the tribute and return actions of `history`.
 fn tribute_state(prev: [u8; 4], resisted: bool, history: &[(u8, Action)], level: u8) -> Result<TributeState> {
     let plan = tribute::plan_for(prev, resisted);
-    let mut t = TributeState {
-        plan,
-        gifts: [None; 2],
-        receivers: [prev[0], prev[1]],
-        returns: [None; 2],
-        return_order: [0, 1],
-        step: 0,
-        leader: plan.leader,
-    };
+    let mut t = TributeState::start(plan, prev);
     let n = plan.n_givers;
     let mut paid = n == 0;
     for &(seat, a) in history {

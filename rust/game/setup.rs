@@ -83,6 +83,14 @@ pub struct TributeState {
     pub leader: u8,
 }
 
+impl TributeState {
+    /// The tribute of a deal before anyone has paid: `plan`, with the gifts
+    /// going to f1 and f2 of the previous finishing order `prev`.
+    pub fn start(plan: TributePlan, prev: [u8; 4]) -> TributeState {
+        TributeState { plan, gifts: [None; 2], receivers: [prev[0], prev[1]], returns: [None; 2], return_order: [0, 1], step: 0, leader: plan.leader }
+    }
+}
+
 /// Everything that decides how a match goes on from one moment, as plain
 /// data. The rules are not part of it: `Game::from_setup` takes them, and
 /// checks the setup against them.

@@ -208,15 +208,7 @@ impl Game {
             }
             Some(prev) => {
                 let plan = tribute::plan(prev, &hands);
-                let ts = TributeState {
-                    plan,
-                    gifts: [None; 2],
-                    receivers: [prev[0], prev[1]],
-                    returns: [None; 2],
-                    return_order: [0, 1],
-                    step: 0,
-                    leader: plan.leader,
-                };
+                let ts = TributeState::start(plan, prev);
                 self.tribute = Some(ts);
                 if plan.kind == TributeKind::Resisted {
                     self.begin_play(plan.leader);

@@ -192,6 +192,16 @@ impl Worlds<'_> {
     }
 }
 
+/// The decision no search is needed for: the only legal action, or a play
+/// that empties the hand at once; `None` when there is a real choice.
+fn obvious(state: &PlayState, moves: &[Move]) -> Option<Option<usize>> {
+    if moves.len() + state.can_pass() as usize <= 1 {
+        return Some(if moves.is_empty() { None } else { Some(0) });
+    }
+    let hand = state.hands[state.current as usize].len();
+    moves.iter().position(|m| m.cards.len() == hand).map(Some)
+}
+
 /// A Monte Carlo decision among `moves` (index; `None` = pass) for the seat
 /// to move: goes out at once when it can, else `evaluate`s every candidate
 /// with `playouts / candidates` playouts (at least one) and takes the `best`.
@@ -207,14 +217,11 @@ pub fn decide(
     parts: usize,
     stop: &Stop,
 ) -> Result<Option<usize>> {
+    if let Some(pick) = obvious(state, moves) {
+        return Ok(pick);
+    }
     let n = moves.len() + state.can_pass() as usize;
-    if n <= 1 {
-        return Ok(if moves.is_empty() { None } else { Some(0) });
-    }
     let me = state.current;
-    if let Some(i) = moves.iter().position(|m| m.cards.len() == state.hands[me as usize].len()) {
-        return Ok(Some(i));
-    }
     let acts = candidates(state, moves);
     let per = (playouts / n as u64).max(1);
     let seen = Constraints::with_knowledge(state, me, &ctx.knowledge);
@@ -248,14 +255,11 @@ pub fn search(
     let Policy::Search { playouts, rollout, spread, value, think_ms } = *policy else {
         return Err(Error::InvalidArgument(format!("{} is not a search policy", policy.name())));
     };
+    if let Some(pick) = obvious(state, moves) {
+        return Ok(pick);
+    }
     let n = moves.len() + state.can_pass() as usize;
-    if n <= 1 {
-        return Ok(if moves.is_empty() { None } else { Some(0) });
-    }
     let me = state.current;
-    if let Some(i) = moves.iter().position(|m| m.cards.len() == state.hands[me as usize].len()) {
-        return Ok(Some(i));
-    }
     let deadline = (think_ms > 0).then(|| std::time::Instant::now() + std::time::Duration::from_millis(think_ms as u64));
     if spread == Spread::Tree {
         let setup = ismcts::Setup { state, ctx, rollout: rollout.policy(), value, mode, deadline };
