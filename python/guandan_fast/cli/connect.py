@@ -34,7 +34,7 @@ def run_connect(args: argparse.Namespace) -> int:
     """Plays until the server ends the match; prints the result."""
     import guandan_fast as gf
     from guandan_fast.platform.client import Client, PolicyBot
-    from guandan_fast.platform.server import PLATFORM_RULES
+    from guandan_fast.platform.rules import PLATFORM_RULES
 
     needs_websockets("connect")
     if not args.url.startswith(("ws://", "wss://")):

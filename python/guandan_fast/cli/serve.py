@@ -69,7 +69,7 @@ def add_parser(sub: Subparsers) -> None:
 def run_serve(args: argparse.Namespace) -> int:
     """Runs the server until its tables are played."""
     import guandan_fast as gf
-    from guandan_fast.platform.server import PLATFORM_RULES, Server, parse_bots
+    from guandan_fast.platform import PLATFORM_RULES, Server, parse_bots
 
     needs_websockets("serve")
     try:
