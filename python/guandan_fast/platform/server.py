@@ -34,7 +34,6 @@ _CLOSED = object()
 class _Client:
     """A connected client: its connection, its frames not yet read, and why it left."""
 
-    seat: int
     name: str
     conn: Any
     queue: "asyncio.Queue[Any]" = field(default_factory=asyncio.Queue)
@@ -90,12 +89,11 @@ class Server:
 
     async def _handler(self, connection: Any) -> None:
         name = connection.request.path[len("/game/"):][:40] or "?"
-        client = _Client(-1, name, connection)
+        client = _Client(name, connection)
         seat = self.seating.take(connection, client)
         if seat is None:  # the table filled between handshake and handler
             await connection.close(1013, "the table is full")
             return
-        client.seat = seat
         self.log(f"seat {seat}: {name} connected")
         if self.seating.full:
             self._full.set()
@@ -212,9 +210,9 @@ class Server:
         c = self.seating.clients[seat]
         loop = asyncio.get_running_loop()
         while True:
-            for other in self.seating.clients.values():  # in order of connection
+            for other_seat, other in self.seating.clients.items():  # in order of connection
                 if other.closed:
-                    return ref.leave(other.seat, other.closed)
+                    return ref.leave(other_seat, other.closed)
             get = asyncio.ensure_future(c.queue.get())
             left = asyncio.ensure_future(self._left.wait())
             wait = None if self.timeout is None else max(0.0, self._asked_at + self.timeout - loop.time())
