@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 import guandan_fast as gf
+import guandan_fast.distributed as gd
 from guandan_fast.tournament import Entrant, LocalBackend, Tournament, TournamentResult
 
 FIELD = ["greedy", "random", "greedy", "random", "random"]  # names: greedy, random, greedy#2, random#2, random#3
@@ -163,20 +164,25 @@ def test_python_bots_and_named_entrants_play_in_this_thread() -> None:
     assert len(r.matches) == 3
 
 
-def test_a_backend_receives_every_batch() -> None:
-    class Counting(LocalBackend):
+def test_a_map_object_receives_every_match() -> None:
+    class Counting:
+        """Any object with map(func, items): it is handed every match, as play_match and a pickled spec."""
+
         def __init__(self) -> None:
-            super().__init__(threads=1)
             self.items = 0
 
         def map(self, func: Any, items: Any) -> Any:
             self.items += len(items)
-            return [pickle.loads(pickle.dumps(x)) for x in super().map(func, [pickle.loads(pickle.dumps(i)) for i in items])]
+            return [pickle.loads(pickle.dumps(func(pickle.loads(pickle.dumps(i))))) for i in items]
 
     b = Counting()
     r = Tournament(FIELD, format="round_robin", seed=7).run(backend=b)
     assert b.items == 10
-    assert _places(r) == _places(Tournament(FIELD, format="round_robin", seed=7).run())
+    want = Tournament(FIELD, format="round_robin", seed=7).run()
+    assert _places(r) == _places(want) and r.to_dict(records=True) == want.to_dict(records=True)
+    for backend, chunk in ((LocalBackend(threads=1), None), ("local", 3), (gd.MatchBatches("local", 4), None)):
+        got = Tournament(FIELD, format="round_robin", seed=7).run(backend, chunk=chunk)
+        assert got.to_dict(records=True) == want.to_dict(records=True)
 
 
 def test_progress_reaches_the_total() -> None:
@@ -212,3 +218,9 @@ def test_bad_input_raises_the_packages_error_naming_what_is_wrong(args: Any, kwa
 def test_a_bad_backend_is_refused() -> None:
     with pytest.raises(gf.InvalidArgumentError, match="backend"):
         Tournament(["greedy", "random"]).run(backend=object())
+    with pytest.raises(gf.InvalidArgumentError, match="backend must be 'local', 'ray'"):
+        Tournament(["greedy", "random"]).run(backend="spark")
+    with pytest.raises(gf.InvalidArgumentError, match="chunk must be at least 1"):
+        Tournament(["greedy", "random"]).run(chunk=0)
+    with pytest.raises(gf.InvalidArgumentError, match="needs backend='ray'"):
+        Tournament(["greedy", "random"]).run("local", address="127.0.0.1:6379")

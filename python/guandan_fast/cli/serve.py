@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from guandan_fast.cli.options import (
     POLICY_HELP,
@@ -19,7 +20,10 @@ from guandan_fast.cli.options import (
     seed_int,
 )
 
-__all__ = ["add_serve_arguments", "needs_websockets", "run_serve"]
+if TYPE_CHECKING:
+    from guandan_fast.cli.options import Subparsers
+
+__all__ = ["add_parser", "needs_websockets", "run_serve"]
 
 
 def needs_websockets(command: str) -> None:
@@ -40,8 +44,13 @@ def _timeout(text: str) -> float:
     return value
 
 
-def add_serve_arguments(p: argparse.ArgumentParser) -> None:
-    """The options of ``serve``."""
+def add_parser(sub: Subparsers) -> None:
+    """Adds the ``serve`` sub-command."""
+    p = sub.add_parser(
+        "serve", help="referee bots over the competition platform's websocket protocol",
+        description="A drop-in server of the competition platform's websocket protocol (docs/platform.md): "
+        "clients connect to ws://HOST:PORT/game/NAME and are seated in order; built-in bots may fill seats.",
+    )
     p.add_argument("--port", type=bounded_int(0, 65535), default=23456, help="port to listen on, 0 = any free one (default 23456)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--games", type=positive_int, default=1, metavar="N", help="games per match (default 1)")
@@ -54,12 +63,13 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout", type=_timeout, metavar="SEC", help="after SEC seconds without a valid reply the fallback policy moves (default: wait)")
     p.add_argument("--fallback", default="greedy", metavar="POLICY", help="the policy that moves for a seat after --timeout (default greedy)")
     add_rules_arguments(p)
+    p.set_defaults(func=run_serve)
 
 
 def run_serve(args: argparse.Namespace) -> int:
     """Runs the server until its tables are played."""
     import guandan_fast as gf
-    from guandan_fast.platform.server import PLATFORM_RULES, Server, parse_bots
+    from guandan_fast.platform import PLATFORM_RULES, Server, parse_bots
 
     needs_websockets("serve")
     try:

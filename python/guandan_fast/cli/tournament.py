@@ -6,24 +6,35 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from guandan_fast.cli.options import CliError, add_ray_argument, check_policy, ray_backend, rules_kwargs
-from guandan_fast.cli.text import make_console
 from guandan_fast._core import Rules
+from guandan_fast.cli.options import (
+    POLICY_HELP,
+    CliError,
+    add_ray_argument,
+    add_rules_arguments,
+    backend_from_args,
+    check_policy,
+    rules_kwargs,
+)
+from guandan_fast.cli.text import make_console
 from guandan_fast.tournament import FORMATS, Tournament
 from guandan_fast.tournament.render import bracket_svg, bracket_tree, standings_table
 
-__all__ = ["add_tournament_parser", "run_tournament"]
+if TYPE_CHECKING:
+    from guandan_fast.cli.options import Subparsers
+
+__all__ = ["add_parser", "run_tournament"]
 
 
-def add_tournament_parser(sub: Any, add_rules_arguments: Any, policy_help: str) -> None:
-    """Adds the ``tournament`` sub-command to `sub`."""
+def add_parser(sub: Subparsers) -> None:
+    """Adds the ``tournament`` sub-command."""
     t = sub.add_parser(
         "tournament", help="run a knockout, qualify-final, race, round-robin or swiss tournament of policies",
-        description="Runs a seeded tournament of built-in policies (docs/tournaments.md). Entrants: " + policy_help
+        description="Runs a seeded tournament of built-in policies (docs/tournaments.md). Entrants: " + POLICY_HELP
         + "; a policy named twice enters twice. --best-of and --max-deals apply to each match; at the deal limit a "
         "match ends on levels or (--at-limit sudden-death) switches to sudden death.",
     )
@@ -84,12 +95,8 @@ def run_tournament(args: argparse.Namespace) -> int:
         def on_batch(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
 
-        if args.ray is None:
-            result = t.run(progress=on_batch)
-        else:
-            from guandan_fast.distributed import tournament
-
-            result = tournament(t, backend=ray_backend(args.ray), progress=on_batch)
+        backend, chunk = backend_from_args(args, None)  # locally: each batch one native call
+        result = t.run(backend, on_batch, chunk=chunk)
     console = make_console()
     console.print(bracket_tree(result))
     console.print(standings_table(result))

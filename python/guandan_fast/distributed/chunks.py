@@ -23,11 +23,11 @@ __all__ = [
     "TARGET_SECONDS",
     "Span",
     "check_chunk",
+    "check_count",
     "collect_chunk",
     "chunk_size",
     "concat",
     "evaluate_chunk",
-    "pit_chunk",
     "position_state",
     "simulate_chunk",
     "spans",
@@ -38,6 +38,8 @@ __all__ = [
 TARGET_SECONDS = 0.25
 #: Seconds the probe that measures an item's cost runs for at least.
 PROBE_SECONDS = 0.02
+#: The most deals (or games) one call plays, as `gf.simulate` takes them.
+MAX_N = 2**32
 
 R = TypeVar("R")
 
@@ -59,6 +61,13 @@ def check_chunk(chunk: object) -> int | None:
     if chunk < 1:
         raise InvalidArgumentError(f"chunk must be at least 1 item per chunk (None: measured), not {chunk}")
     return chunk
+
+
+def check_count(name: str, value: object, lo: int = 0) -> int:
+    """`value` as a count of items `lo` .. 2**32 (what `gf.simulate` takes); else `InvalidArgumentError`."""
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= MAX_N:
+        raise InvalidArgumentError(f"{name} must be a whole number {lo}..2**32, not {value!r:.40}")
+    return value
 
 
 def spans(start: int, n: int, size: int) -> list[Span]:
@@ -91,14 +100,6 @@ def concat(parts: Sequence[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
 def simulate_chunk(span: Span, config: dict[str, Any]) -> dict[str, np.ndarray]:
     """`gf.simulate` of the span's deals (or games) under `config` (simulate's keywords)."""
     return cast("dict[str, np.ndarray]", simulate(span.size, start=span.start, **config))
-
-
-def pit_chunk(span: Span, a: str, b: str, config: dict[str, Any]) -> dict[str, dict[str, np.ndarray]]:
-    """The span's deals (or games) with `a` on seats 0/2 (``"first"``) and on seats 1/3 (``"second"``)."""
-    return {
-        "first": simulate_chunk(span, dict(config, policy=[a, b, a, b])),
-        "second": simulate_chunk(span, dict(config, policy=[b, a, b, a])),
-    }
 
 
 def collect_chunk(span: Span, config: dict[str, Any]) -> dict[str, np.ndarray]:

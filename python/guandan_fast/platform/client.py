@@ -20,15 +20,13 @@ from guandan_fast._core import (
     Return,
     Rules,
     Tribute,
-    _check_policy,
     _observation_from_public,
-    policy_action,
     settle_deal,
 )
-from guandan_fast.bots import decision_seed
+from guandan_fast.bots import SearchBot
 from guandan_fast.platform import messages as m
 from guandan_fast.platform.codes import Action, ProtocolError, action_code, action_from_code, card_from_code
-from guandan_fast.platform.server import platform_rules
+from guandan_fast.platform.rules import platform_rules
 
 __all__ = ["Client", "PolicyBot"]
 
@@ -36,19 +34,15 @@ _ORDER = "23456789TJQKA"
 _PHASES: dict[str, Literal["play", "tribute", "return"]] = {"play": "play", "tribute": "tribute", "back": "return"}
 
 
-class PolicyBot:
+class PolicyBot(SearchBot):
     """A built-in policy by name, deciding from an observation: decision `k`
-    is ``policy_action(observation, name, seed=decision_seed(seed, k))``
-    (for ``mc:N`` exactly what ``MCBot(N, seed=seed)`` decides)."""
+    is ``policy_action(observation, name, seed=decision_seed(seed, k))``, as
+    `SearchBot(name, seed=seed)` decides (for ``mc:N`` exactly what
+    ``MCBot(N, seed=seed)`` decides)."""
 
     def __init__(self, name: str, seed: int = 0) -> None:
-        self.name = _check_policy(name)
-        self.seed = seed
-        self._decisions = 0
-
-    def act(self, observation: Observation) -> Action:
-        self._decisions += 1
-        return policy_action(observation, self.name, seed=decision_seed(self.seed, self._decisions))
+        super().__init__(name, seed=seed)
+        self.name = self.policy
 
 
 Bot = Union[str, Any, Callable[[Observation, list[Action]], Action]]

@@ -138,17 +138,20 @@ def reply(index: int) -> str:
     return json.dumps({"actIndex": index})
 
 
-def parse_reply(text: object, index_range: int) -> int:
-    """The action index of a client's reply; a malformed or out-of-range one raises `ProtocolError`."""
-    if not isinstance(text, str):
+def parse_reply(reply: object, index_range: int) -> int:
+    """The action index of a client's reply (a JSON text frame, or the object it
+    decodes to); a malformed or out-of-range one raises `ProtocolError`."""
+    data = reply
+    if isinstance(reply, str):
+        try:
+            data = json.loads(reply)
+        except (ValueError, RecursionError):
+            raise ProtocolError(f"not JSON: {reply[:80]!r}") from None
+    elif isinstance(reply, (bytes, bytearray, memoryview)):
         raise ProtocolError("a reply is a JSON text frame, not binary")
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        raise ProtocolError(f"not JSON: {text[:80]!r}") from None
     k = data.get("actIndex") if isinstance(data, dict) else None
     if not isinstance(k, int) or isinstance(k, bool):
-        raise ProtocolError(f'a reply is {{"actIndex": k}} with an integer k, not {text[:80]!r}')
+        raise ProtocolError(f'a reply is {{"actIndex": k}} with an integer k, not {str(reply)[:80]!r}')
     if not 0 <= k <= index_range:
         raise ProtocolError(f"actIndex {k} is outside 0..{index_range}")
     return k

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Union
 
 from guandan_fast._core import InvalidArgumentError, Rules
+from guandan_fast.distributed.backends import Backend, make_backend
+from guandan_fast.distributed.chunks import check_chunk
 from guandan_fast.tournament import formats
-from guandan_fast.tournament.match import AtLimit, LocalBackend, MatchResult, Player, check_player
+from guandan_fast.tournament.match import AtLimit, MatchResult, Player, check_player, play_on
 
 __all__ = ["Entrant", "Tournament", "TournamentResult"]
 
@@ -168,14 +172,35 @@ class Tournament:
         self.seed = seed
         self.threads = threads
 
-    def run(self, backend: Any = None, progress: Optional[Callable[[int, int], None]] = None) -> TournamentResult:
-        """Plays the tournament: every round's matches through `backend.map(play_match, specs)`
-        (default: a `LocalBackend`, one native batch per round); `progress(done, total)`
-        after each batch (total grows when ties need extra deals)."""
+    def run(
+        self,
+        backend: Any = "local",
+        progress: Optional[Callable[[int, int], None]] = None,
+        *,
+        address: Optional[str] = None,
+        chunk: Optional[int] = None,
+    ) -> TournamentResult:
+        """Plays the tournament, each batch of matches (a round, a play-off, an
+        extra deal) on `backend`: ``"local"`` (one native batch on `threads`
+        threads), ``"ray"`` (a Ray cluster at `address`), a backend object
+        (guandan_fast.distributed), or any object with ``map(func, items)``
+        (``map(play_match, specs)``). `chunk`: matches per chunk on a backend
+        (None: one batch locally, measured on a cluster). `progress(done, total)`
+        after each batch (total grows when ties need extra deals). The result
+        does not depend on the backend."""
         if backend is None:
-            backend = LocalBackend(self.threads)
-        if not callable(getattr(backend, "map", None)):
-            raise InvalidArgumentError(f"backend must have a map(func, items) method, not a {type(backend).__name__}")
+            backend = "local"
+        if isinstance(backend, (str, Backend)):
+            backend = make_backend(backend, threads=self.threads, address=address)
+        elif not callable(getattr(backend, "map", None)):
+            raise InvalidArgumentError(f"backend must be 'local', 'ray' or have a map(func, items) method, not a {type(backend).__name__}")
+        elif address is not None:
+            raise InvalidArgumentError(f"address={address!r} goes with backend='ray'")
+        check_chunk(chunk)
+        with backend if isinstance(backend, Backend) else contextlib.nullcontext():
+            return self._run(functools.partial(play_on, backend, chunk=chunk), progress)
+
+    def _run(self, play_batch: Callable[[list[Any]], list[MatchResult]], progress: Optional[Callable[[int, int], None]]) -> TournamentResult:
         rt = formats.Runner(
             names=[e.name for e in self.entrants],
             players=[e.player for e in self.entrants],
@@ -185,7 +210,7 @@ class Tournament:
             limit=self.max_deals,
             at_limit=self.at_limit,
             seed=self.seed,
-            backend=backend,
+            play_batch=play_batch,
             progress=progress,
         )
         if self.format == "knockout":

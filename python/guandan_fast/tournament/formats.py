@@ -31,7 +31,7 @@ from typing import Any, Callable, Optional, Sequence
 
 from guandan_fast._core import _RANKS, InvalidArgumentError
 from guandan_fast.tournament.draw import draw_bracket, draw_tables
-from guandan_fast.tournament.match import AtLimit, MatchResult, MatchSpec, Player, play_match, sub_seed
+from guandan_fast.tournament.match import AtLimit, MatchResult, MatchSpec, Player, sub_seed
 
 __all__ = ["FORMATS", "Runner"]
 
@@ -41,7 +41,7 @@ FORMATS = ("knockout", "qualify_final", "race", "round_robin", "swiss")
 
 @dataclass
 class Runner:
-    """What a format needs: the field, the match options, the seed and a way to play matches."""
+    """What a format needs: the field, the match options, the seed and a way to play a batch of matches."""
 
     names: list[str]
     players: list[Player]
@@ -51,7 +51,8 @@ class Runner:
     limit: Optional[int]
     at_limit: AtLimit
     seed: int
-    backend: Any
+    #: Plays a batch of matches, in order (`match.play_on` on the tournament's backend).
+    play_batch: Callable[[list[MatchSpec]], list[MatchResult]]
     progress: Optional[Callable[[int, int], None]] = None
     total: int = 0
     done: int = 0
@@ -73,11 +74,11 @@ class Runner:
         )
 
     def play(self, stage: str, pairs: Sequence[tuple[int, int]], specs: Sequence[MatchSpec]) -> list[MatchResult]:
-        """Plays `specs` (the matches of `pairs`) through the backend and records them under `stage`."""
+        """Plays `specs` (the matches of `pairs`) as one batch and records them under `stage`."""
         if not specs:
             return []
         self.total = max(self.total, self.done + len(specs))
-        results: list[MatchResult] = list(self.backend.map(play_match, list(specs)))
+        results = self.play_batch(list(specs))
         for (a, b), r in zip(pairs, results):
             self.matches.append((stage, a, b, r))
         self.done += len(specs)

@@ -4,26 +4,27 @@ A match is described by a picklable `MatchSpec`; `play_matches` plays a list
 of them. Matches between built-in policies run natively on the engine's
 thread pool without the GIL; a match with a Python bot on either side is
 played in the calling thread, holding the GIL, one after the other.
+`play_on` plays a list on a backend (guandan_fast.distributed) in chunks.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal, Mapping, Sequence, TypeVar, Union
+from typing import Any, Literal, Mapping, Optional, Sequence, Union
 
 from guandan_fast._core import Game, InvalidArgumentError, Rules, _check_policy, _rebuild_game, play_bot_match, simulate_matches
 from guandan_fast.bots import Bot
+from guandan_fast.distributed.backends import Backend
+from guandan_fast.distributed.runs import run_chunks
 
-__all__ = ["AtLimit", "LocalBackend", "MatchResult", "MatchSpec", "Player", "game_from_record", "play_match", "play_matches", "sub_seed"]
+__all__ = ["AtLimit", "MatchResult", "MatchSpec", "Player", "game_from_record", "play_match", "play_matches", "play_on", "sub_seed"]
 
 #: What a match does at its deal limit: end on levels, or switch to sudden death.
 AtLimit = Literal["levels", "sudden_death"]
 #: A built-in policy name (``random``, ``greedy``, ``mc:N``, ...) or a Python bot.
 Player = Union[str, Bot]
-
-T = TypeVar("T")
-R = TypeVar("R")
 
 
 def sub_seed(seed: int, *path: object) -> int:
@@ -157,14 +158,14 @@ def play_matches(specs: Sequence[MatchSpec], threads: int = 0) -> list[MatchResu
     return [r for r in out if r is not None]
 
 
-class LocalBackend:
-    """Plays on this machine: `map(play_match, specs)` is one `play_matches` batch on `threads` threads."""
-
-    def __init__(self, threads: int = 0) -> None:
-        self.threads = threads
-
-    def map(self, func: Callable[[T], R], items: Sequence[T]) -> list[R]:
-        """`[func(x) for x in items]`, batched natively when `func` is `play_match`."""
-        if func is play_match:
-            return play_matches(items, self.threads)  # type: ignore[arg-type,return-value]
-        return [func(x) for x in items]
+def play_on(backend: Any, specs: Sequence[MatchSpec], chunk: Optional[int] = None) -> list[MatchResult]:
+    """Plays `specs` on `backend`, in order: on a `Backend` in chunks of `chunk`
+    matches (None: one native batch on a `LocalBackend`, measured chunks on a
+    cluster), each chunk one `play_matches` call; on any other object with
+    ``map(func, items)``, as ``backend.map(play_match, specs)``."""
+    specs = list(specs)
+    if not isinstance(backend, Backend):
+        return list(backend.map(play_match, specs))
+    work = functools.partial(play_matches, threads=backend.threads)
+    parts = run_chunks(backend, len(specs), work, chunk=chunk, item=lambda s: specs[s.start : s.start + s.size])
+    return [r for part in parts for r in part]
