@@ -785,7 +785,7 @@ def encode_observations(observations: Iterable[Observation], out: _F32 | None = 
 def danzero_states(observations: Iterable[Observation], out: _F32 | None = None) -> _F32:
     """`danzero_state` of each observation, as rows of a (B, 513) float32 array."""
 
-def observation_fields(observation: Literal["danzero", "guandan"]) -> list[tuple[str, int, int, float, float]]:
+def observation_fields(observation: str) -> list[tuple[str, int, int, float, float]]:
     """The fields of the encoding `observation` ('danzero' or 'guandan') in
     order: `(name, offset, length, low, high)`, the values of a field lying
     in `low..=high` (the bounds of the environments' observation spaces)."""

@@ -122,11 +122,14 @@ pub(crate) fn danzero_states<'py>(
     encode_many(py, Encoding::DanZero, observations, out)
 }
 
+/// A field table row for Python: `(name, offset, length, low, high)`.
+type FieldRow = (&'static str, usize, usize, f32, f32);
+
 /// The fields of the encoding `observation` ('danzero' or 'guandan') in
 /// order: `(name, offset, length, low, high)`, the values of a field lying
 /// in `low..=high` (the bounds of the environments' observation spaces).
 #[pyfunction]
-pub(crate) fn observation_fields(observation: &Bound<'_, PyAny>) -> PyResult<Vec<(&'static str, usize, usize, f32, f32)>> {
+pub(crate) fn observation_fields(observation: &Bound<'_, PyAny>) -> PyResult<Vec<FieldRow>> {
     let e = name_arg(observation, "observation", "'danzero' or 'guandan'", Encoding::from_name)?;
     Ok(e.fields().iter().map(|f: &Field| (f.name, f.offset, f.len, f.low, f.high)).collect())
 }
