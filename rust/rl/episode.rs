@@ -136,6 +136,13 @@ impl Episode {
         self.game.reuse_buffers(old);
     }
 
+    /// Takes over the legal-action buffers of an episode given up (so that a
+    /// table's next episode does not allocate them anew).
+    pub fn reuse_legal(&mut self, old: &mut Episode) {
+        std::mem::swap(&mut self.legal, &mut old.legal);
+        self.fresh = false;
+    }
+
     /// Whether the episode is over (a deal ended for `Unit::Deal`, a game for `Unit::Game`).
     pub fn is_over(&self, s: &Setting) -> bool {
         match self.game.phase {

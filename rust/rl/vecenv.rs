@@ -66,7 +66,8 @@ impl Table {
         if let Some(g) = spare {
             next.reuse_buffers(g);
         }
-        let old = std::mem::replace(&mut self.episode, next);
+        let mut old = std::mem::replace(&mut self.episode, next);
+        self.episode.reuse_legal(&mut old);
         self.number = number;
         self.episode.advance(s, &mut self.reward, &mut Draws::Own, stop)?;
         Ok(old.into_game())
