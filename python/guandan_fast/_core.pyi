@@ -66,6 +66,10 @@ __all__ = [
     "danzero_state",
     "encode_observations",
     "danzero_states",
+    "observation_fields",
+    "action_features",
+    "Episode",
+    "_rebuild_episode",
     "VectorEnv",
     "collect",
     "ACTION_SIZE",
@@ -781,6 +785,11 @@ def encode_observations(observations: Iterable[Observation], out: _F32 | None = 
 def danzero_states(observations: Iterable[Observation], out: _F32 | None = None) -> _F32:
     """`danzero_state` of each observation, as rows of a (B, 513) float32 array."""
 
+def observation_fields(observation: str) -> list[tuple[str, int, int, float, float]]:
+    """The fields of the encoding `observation` ('danzero' or 'guandan') in
+    order: `(name, offset, length, low, high)`, the values of a field lying
+    in `low..=high` (the bounds of the environments' observation spaces)."""
+
 # ---------------------------------------------------------------- action space
 
 def action_index(action: Combo | Pass | Tribute | Return, level: _Level | None = None) -> int:
@@ -796,6 +805,96 @@ def index_fields(i: int) -> _IndexFields:
     """The fields of index `i` as a dict: `type` ("pass", "play", "tribute",
     "return"), and for a play `kind`, `rank`, `size`, `suit`, `wildcards`,
     `naturals` (15 counts by rank), for a tribute or return `card`."""
+
+def action_features(level: _Level) -> NDArray[np.int8]:
+    """The card feature of every index at `level` (RLCard's action feature,
+    `rl::action_space::feature`), as rows of a (SIZE, 54) int8 array."""
+
+# ---------------------------------------------------------------- episode
+
+_Rewards = tuple[float, float, float, float]
+
+@final
+class Episode:
+    """A deal or a game played one decision at a time (see docs/environments.md)."""
+
+    def __new__(
+        cls,
+        *,
+        rules: Rules | None = None,
+        unit: Literal["deal", "game"] = ...,
+        reward: Literal["deal", "game"] = ...,
+        observation: Literal["danzero", "guandan"] = ...,
+        opponents: _Opponents = None,
+    ) -> Episode: ...
+    def reset(self, seed: int, draws: np.random.Generator | None = None) -> None:
+        """Starts the episode whose first deal is `Game(rules, seed=seed)`'s, the
+        native seats playing until a caller's seat is to act (their seeds
+        drawn from the numpy Generator `draws`, one a move, else the episode's own)."""
+    def start(self, game: Game, draws: np.random.Generator | None = None) -> None:
+        """Starts the episode from a copy of `game` (its seed unknown: `seed` is None)."""
+    def step(self, action: int, draws: np.random.Generator | None = None) -> _Rewards:
+        """Plays the action index `action` for the seat to act, then the native
+        seats until a caller's seat acts or the episode ends; returns each
+        seat's reward. Not an index: InvalidArgumentError; over or not
+        started: InvalidStateError; not legal now: IllegalMoveError (nothing changed)."""
+    def play(self, action: _Action, draws: np.random.Generator | None = None) -> _Rewards:
+        """As `step` with an action (a Combo, PASS, Tribute, Return), checked as `Game.apply` checks it."""
+    def observe(self, seat: int, out: _F32 | None = None) -> _F32:
+        """`seat`'s view in the episode's encoding (float32), written into `out` when given."""
+    def action_mask(self, seat: int | None = None) -> NDArray[np.int8]:
+        """The legal-action mask (int8, `ACTION_SIZE` entries) of the seat to
+        act; all zero once over, or when `seat` is given and is not to act."""
+    def legal_indices(self) -> _I64:
+        """The legal indices of the seat to act, sorted (int64; empty once over)."""
+    def is_legal(self, action: int) -> bool:
+        """Whether the action index `action` is legal now."""
+    def view(self, seat: int) -> Observation:
+        """`seat`'s `Observation` (what it may know) of the game being played."""
+    @property
+    def level(self) -> str:
+        """The rank the deal being played is played at."""
+    @property
+    def started(self) -> bool:
+        """Whether `reset` (or `start`) was called."""
+    @property
+    def over(self) -> bool:
+        """Whether the episode has ended."""
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act, None once the episode is over."""
+    @property
+    def seed(self) -> int | None:
+        """The seed of the episode's first deal (None before `reset`, or after `start`)."""
+    @property
+    def returns(self) -> _Rewards:
+        """Each seat's rewards summed over the episode."""
+    @property
+    def game(self) -> Game:
+        """The game being played (a copy)."""
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def unit(self) -> str: ...
+    @property
+    def reward(self) -> str: ...
+    @property
+    def observation(self) -> str: ...
+    @property
+    def opponents(self) -> list[str | None]:
+        """The policy name of each native seat, None for a caller's seat."""
+    @property
+    def observation_size(self) -> int:
+        """Values per observation."""
+    @property
+    def reward_bound(self) -> float:
+        """The largest |reward| a seat can get in one step."""
+    def __copy__(self) -> Episode: ...
+    def __deepcopy__(self, memo: Any, /) -> Episode: ...
+    def __reduce__(self) -> tuple[Any, Any]: ...
+
+def _rebuild_episode(kwargs: dict[str, Any], seed: int | None, state: tuple[Game, list[int], list[float]] | None) -> Episode:
+    """Unpickles an Episode (used by `Episode.__reduce__`)."""
 
 # ---------------------------------------------------------------- vector environment
 
