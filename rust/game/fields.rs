@@ -236,25 +236,31 @@ pub fn hex_word(t: &str) -> Result<u64> {
 /// A play as `move_text` writes it (its codes as written; whether it is a
 /// declaration of its cards is the validator's check).
 pub fn play(t: &str, what: &str) -> Result<Move> {
-    let f: Vec<&str> = t.split(':').collect();
-    let [c, k, r, s, w] = f[..] else {
-        return Err(invalid(format!("{what} {} is not cards:kind:rank:suit:wildcards", quote(t))));
+    let read = || -> Result<Move> {
+        let f: Vec<&str> = t.split(':').collect();
+        let [c, k, r, s, w] = f[..] else {
+            return Err(invalid(format!("{} is not cards:kind:rank:suit:wildcards", quote(t))));
+        };
+        let cards = cards(c, "cards")?;
+        let kind = Kind::from_code(num(k, "kind")?).ok_or_else(|| invalid(format!("kind code {} is unknown", quote(k))))?;
+        let combo = Combo { kind, rank: num(r, "rank")?, size: cards.len() as u8, suit: num(s, "suit")? };
+        Ok(Move { cards, combo, wild: num(w, "wildcards")? })
     };
-    let cards = cards(c, &format!("{what} cards"))?;
-    let kind = Kind::from_code(num(k, &format!("{what} kind"))?).ok_or_else(|| invalid(format!("{what} kind code {} is unknown", quote(k))))?;
-    let combo = Combo { kind, rank: num(r, &format!("{what} rank"))?, size: cards.len() as u8, suit: num(s, &format!("{what} suit"))? };
-    Ok(Move { cards, combo, wild: num(w, &format!("{what} wildcards"))? })
+    read().map_err(|e| e.context(what))
 }
 
 /// An action as `action_text` writes it.
 pub fn action(t: &str, what: &str) -> Result<Action> {
-    match t.as_bytes().first() {
-        Some(b'p') if t == "p" => Ok(Action::Pass),
-        Some(b't') => Ok(Action::Tribute(card(&t[1..], &format!("{what} tribute card"))?)),
-        Some(b'r') => Ok(Action::Return(card(&t[1..], &format!("{what} return card"))?)),
-        Some(b'0'..=b'9' | b'a'..=b'f') => Ok(Action::Play(play(t, what)?)),
-        _ => Err(invalid(format!("{what} {} is not a play, p, t<card> or r<card>", quote(t)))),
-    }
+    let read = || -> Result<Action> {
+        match t.as_bytes().first() {
+            Some(b'p') if t == "p" => Ok(Action::Pass),
+            Some(b't') => Ok(Action::Tribute(card(&t[1..], "tribute card")?)),
+            Some(b'r') => Ok(Action::Return(card(&t[1..], "return card")?)),
+            Some(b'0'..=b'9' | b'a'..=b'f') => Ok(Action::Play(play(t, "play")?)),
+            _ => Err(invalid(format!("{} is not a play, p, t<card> or r<card>", quote(t)))),
+        }
+    };
+    read().map_err(|e| e.context(what))
 }
 
 /// A tribute state as `tribute_text` writes it.

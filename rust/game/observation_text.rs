@@ -84,9 +84,9 @@ fn history(t: &str) -> Result<Vec<(u8, Action)>> {
     t.split(',')
         .enumerate()
         .map(|(i, e)| {
-            let what = format!("history entry {i}");
             let (s, a) = if e.is_char_boundary(1) { e.split_at(1) } else { (e, "") };
-            Ok((fields::seat(s, &format!("{what} seat"))?, fields::action(a, &what)?))
+            let entry = || Ok((fields::seat(s, "seat")?, fields::action(a, "action")?));
+            entry().map_err(|e: crate::error::Error| e.context(&format!("history entry {i}")))
         })
         .collect()
 }

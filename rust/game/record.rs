@@ -114,15 +114,14 @@ fn origin(line: &str) -> Result<Origin> {
     })
 }
 
-fn entry(t: &str, i: usize) -> Result<LogEntry> {
-    let what = format!("log entry {i}");
+fn entry(t: &str) -> Result<LogEntry> {
     let Some(rest) = t.strip_prefix("n:") else {
-        return Ok(LogEntry::Act(fields::action(t, &what)?));
+        return Ok(LogEntry::Act(fields::action(t, "action")?));
     };
     let Some((h, l)) = rest.split_once(':') else {
-        return Err(invalid(format!("{what} {} is not n:HANDS:LEADER", quote(t))));
+        return Err(invalid(format!("{} is not n:HANDS:LEADER", quote(t))));
     };
-    Ok(LogEntry::NextDeal(hands_field(h, &format!("{what} hands"))?, fields::opt_field(l, |l| fields::seat(l, &format!("{what} leader")))?))
+    Ok(LogEntry::NextDeal(hands_field(h, "next deal hands")?, fields::opt_field(l, |l| fields::seat(l, "next deal leader"))?))
 }
 
 /// Reads a record text into its origin and log (their fields only; whether
@@ -140,7 +139,8 @@ pub fn parse_record(text: &str) -> Result<(Origin, Vec<LogEntry>)> {
             return Ok((origin, Vec::new()));
         }
         let entries = fields::words(log).map_err(|e| e.context("log"))?;
-        Ok((origin, entries.iter().enumerate().map(|(i, t)| entry(t, i)).collect::<Result<_>>()?))
+        let log = entries.iter().enumerate().map(|(i, t)| entry(t).map_err(|e| e.context(&format!("log entry {i}"))));
+        Ok((origin, log.collect::<Result<_>>()?))
     };
     read().map_err(fields::in_text("bad game record"))
 }
