@@ -188,7 +188,7 @@ pub fn team(t: &str, what: &str) -> Result<Option<u8>> {
 }
 
 /// A set of cards: exactly 27 lowercase hex digits.
-pub fn cards(t: &str, what: &str) -> Result<CardSet> {
+pub fn cards(t: &str, what: impl std::fmt::Display) -> Result<CardSet> {
     if t.len() != 27 || !t.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
         return Err(invalid(format!("{what} {} is not 27 lowercase hex digits", quote(t))));
     }

@@ -94,8 +94,8 @@ fn fields(text: &str) -> Result<Setup> {
     let mut hands = [CardSet::EMPTY; 4];
     let mut played = [CardSet::EMPTY; 4];
     for i in 0..4 {
-        hands[i] = fields::cards(f[9 + i], &format!("hand of seat {i}"))?;
-        played[i] = fields::cards(f[13 + i], &format!("cards played by seat {i}"))?;
+        hands[i] = fields::cards(f[9 + i], format_args!("hand of seat {i}"))?;
+        played[i] = fields::cards(f[13 + i], format_args!("cards played by seat {i}"))?;
     }
     let prev_finish = fields::finish(f[21], "previous finish")?;
     let words: Vec<&str> = f[24].split(':').collect();

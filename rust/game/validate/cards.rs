@@ -11,7 +11,7 @@ use crate::movegen::combo::NO_SUIT;
 use crate::movegen::{self, ComboRules, Move};
 
 /// `c` is a set of cards: each of the 54 faces at most twice.
-pub fn card_set(c: CardSet, what: &str) -> Result<()> {
+pub fn card_set(c: CardSet, what: impl std::fmt::Display) -> Result<()> {
     if CardSet::EMPTY.plus(c).is_none() {
         return Err(invalid(format!("{what} is not a set of cards (a face more than twice, or bits beyond the 54 faces)")));
     }
@@ -81,8 +81,8 @@ pub(super) fn of_setup(s: &Setup) -> Result<[CardSet; 4]> {
     let mut start = [CardSet::EMPTY; 4];
     let mut total = CardSet::EMPTY;
     for (i, st) in start.iter_mut().enumerate() {
-        card_set(s.hands[i], &format!("the hand of seat {i}"))?;
-        card_set(s.played[i], &format!("the cards seat {i} played"))?;
+        card_set(s.hands[i], format_args!("the hand of seat {i}"))?;
+        card_set(s.played[i], format_args!("the cards seat {i} played"))?;
         *st = s.hands[i].plus(s.played[i]).ok_or_else(|| invalid(format!("seat {i} holds and has played more than two copies of a card")))?;
         if st.is_empty() {
             return Err(invalid(format!("seat {i} holds no cards and has played none")));

@@ -21,7 +21,9 @@ pub fn distinct(v: &[u8], what: &str) -> Result<[bool; 4]> {
     }
     let mut listed = [false; 4];
     for &x in v {
-        seat(x, &format!("{what}: seat"))?;
+        if x > 3 {
+            return Err(invalid(format!("{what} {v:?} lists {x}, not a seat 0..3")));
+        }
         if std::mem::replace(&mut listed[x as usize], true) {
             return Err(invalid(format!("{what} {v:?} lists seat {x} twice")));
         }
