@@ -43,6 +43,7 @@ __all__ = [
     "_RANKS",
     "_check_policy",
     "_check_args",
+    "_declarations",
     "_rank_order",
     "_rebuild_game",
     "_rebuild_observation",
@@ -318,7 +319,7 @@ class Hand:
     def to_array(self) -> _U8:
         """The 54 counts as a numpy uint8 array."""
     def sorted(self, level: _Level) -> list[Card]:
-        """The cards from weakest to strongest at `level` (§2 order; ties by face index)."""
+        """The cards from weakest to strongest at `level` (docs/rules.md §2 order; ties by face index)."""
     def wildcards(self, level: _Level) -> int:
         """Number of wildcards (heart level cards) in the hand at `level`."""
     def __add__(self, other: _Cards, /) -> Hand: ...
@@ -381,7 +382,7 @@ class Combo:
     def is_bomb(self) -> bool:
         """Bomb, StraightFlush or JokerBomb."""
     def beats(self, other: Combo) -> bool:
-        """Whether this play beats `other` (§4); equal never beats."""
+        """Whether this play beats `other` (docs/rules.md §4); equal never beats."""
     def __len__(self) -> int: ...
     def __eq__(self, other: object, /) -> bool: ...
     def __ne__(self, other: object, /) -> bool: ...
@@ -390,6 +391,12 @@ class Combo:
 
 def classify(cards: _Cards, level: _Level, *, joker_pair_in_full_house: bool = ...) -> list[Combo]:
     """Every declaration the whole of `cards` can be played as at `level`."""
+
+def _declarations(cards: _Cards, level: _Level, label: str | None = None, *, joker_pair_in_full_house: bool = ...) -> list[Combo]:
+    """The declarations of the whole of `cards` at `level` that fit `label`: a
+    kind name, a label as a Combo shows it (`Straight(3)`, `Bomb(7x5)`), or
+    None for every declaration; `InvalidComboError` saying what the cards can
+    be when none fits."""
 
 def decompose(hand: _Cards, level: _Level, *, joker_pair_in_full_house: bool = ...) -> tuple[int, list[Combo]]:
     """The fewest plays that empty `hand` at `level` (最少手数) and one
@@ -425,7 +432,8 @@ def legal_moves_batch(
     out: NDArray[np.uint8] | None = ...,
     joker_pair_in_full_house: bool = ...,
 ) -> _BatchMoveArrays:
-    """The legal plays of many hands at once as one set of arrays plus offsets; parallel, without the GIL."""
+    """The legal plays of many hands at once, as one set of numpy arrays plus
+    `offsets` (rows of hand `i` are `offsets[i]:offsets[i+1]`); parallel, without the GIL."""
 
 def count_moves(
     hand: _Cards,
@@ -445,7 +453,7 @@ _RANKS: Final[tuple[str, ...]]
 
 def _rank_order(level: _Level) -> list[str]:
     """The 15 ranks from weakest to strongest at `level` for singles, pairs,
-    triples, full houses and bombs (§2: the level rank ranks above A)."""
+    triples, full houses and bombs (docs/rules.md §2: the level rank ranks above A)."""
 
 def _check_policy(name: str) -> str:
     """The name of a built-in policy as the engine writes it (`mc` is `mc:200`);
@@ -557,7 +565,7 @@ def settle_deal(
     declarer: int | None = ...,
     rules: Rules | None = ...,
 ) -> _Settlement:
-    """Levels after a deal finished in `finish_order` (§7)."""
+    """Levels after a deal finished in `finish_order` (docs/rules.md §7)."""
 
 def tribute_plan(
     hands: Iterable[_Cards],
@@ -566,10 +574,10 @@ def tribute_plan(
     *,
     rules: Rules | None = ...,
 ) -> _TributePlan:
-    """The tribute that opens a deal (§6): kind, payments, cards each giver may pay, leader."""
+    """The tribute that opens a deal (docs/rules.md §6): kind, payments, cards each giver may pay, leader."""
 
 def return_options(hand: _Cards, level: _Level, *, rules: Rules | None = ...) -> list[Card]:
-    """The cards a receiver holding `hand` may return at `level` (§6)."""
+    """The cards a receiver holding `hand` may return at `level` (docs/rules.md §6)."""
 
 # ---------------------------------------------------------------- games
 
@@ -622,7 +630,7 @@ class Game:
         """Failed attempts at A of each team."""
     @property
     def declarer(self) -> int | None:
-        """Team whose level is played (None in a game's first deal)."""
+        """Team whose level is played in the current (or, between deals, the next) deal; None in a game's first deal."""
     @property
     def finish_order(self) -> list[int]:
         """Seats out so far in this deal, in order (all four once it is over)."""
@@ -691,16 +699,16 @@ class Game:
     def next_deal(self, hands: Iterable[_Cards] | None = ..., leader: int | None = ...) -> None:
         """Starts the next deal (or game) after 'deal_over' / 'game_over'."""
     def observation(self, seat: int) -> Observation:
-        """What `seat` may know (§8)."""
+        """What `seat` may know (docs/rules.md §8)."""
     def clone(self) -> Game:
         """An independent copy (cheap)."""
     def __copy__(self) -> Game: ...
     def __deepcopy__(self, memo: Any, /) -> Game: ...
-    def __reduce__(self) -> tuple[Any, tuple[Rules, tuple[Any, ...], list[Any]]]: ...
+    def __reduce__(self) -> tuple[Any, tuple[Rules, str]]: ...
 
 @final
 class Observation:
-    """What one seat may know (§8): its hand and everything public."""
+    """What one seat may know (docs/rules.md §8): its hand and everything public."""
 
     @property
     def seat(self) -> int:
@@ -752,7 +760,7 @@ class Observation:
         """Cards known to be in each seat's hand (tribute / return cards not played since); own seat: its hand."""
     @property
     def tribute_caps(self) -> tuple[int | None, int | None, int | None, int | None]:
-        """Per seat, the §2 strength above which a tribute giver holds no other non-wildcard card (or None)."""
+        """Per seat, the docs/rules.md §2 strength above which a tribute giver holds no other non-wildcard card (or None)."""
     @property
     def unseen(self) -> Hand:
         """Cards this seat cannot see: neither in its hand nor played."""
@@ -767,7 +775,7 @@ class Observation:
     __hash__: ClassVar[None]  # type: ignore[assignment]
     def __copy__(self) -> Observation: ...
     def __deepcopy__(self, memo: Any, /) -> Observation: ...
-    def __reduce__(self) -> tuple[Any, tuple[tuple[Any, ...]]]: ...
+    def __reduce__(self) -> tuple[Any, tuple[Rules, str]]: ...
 
 # ---------------------------------------------------------------- encoders
 
@@ -1008,7 +1016,11 @@ def simulate(
     policy: str | Sequence[str] | None = ...,
     mode: _Mode = ...,
 ) -> _SimulateResult:
-    """Plays `n` deals (or games) with built-in policies in Rust, split into `threads` parts (0: one per core), without the GIL."""
+    """Plays `n` deals (or games) with built-in policies in Rust, split into
+    `threads` parts (0: one per core) on a pool of one thread per core,
+    without the GIL; returns numpy arrays. Item `i` is item `start + i` of
+    the stream seeded by `seed`, so chunks of a long run give the same
+    result as the whole run."""
 
 def evaluate(
     state: Game | Observation,
@@ -1019,28 +1031,46 @@ def evaluate(
     policy: str | Sequence[str] | None = ...,
     mode: _Mode = ...,
 ) -> _Evaluation:
-    """Monte Carlo estimates for every legal action of the seat to move (hidden hands sampled, playouts to the deal's end)."""
+    """Monte Carlo estimates for every legal action of the seat to move: hidden
+    hands sampled from that seat's knowledge, playouts to the end of the deal."""
 
 def policy_action(
     game: Game | Observation, policy: str = ..., *, seed: int = ..., mode: _Mode = ..., threads: int = ...
 ) -> _Action:
-    """The action a built-in policy (random, greedy, rule, mc:N, mc-random:N, mc-rule:N, sh:N, ...) takes for the seat to move
-    (in a Game, or from the Observation of the seat to move alone)."""
+    """The action a built-in policy (`random`, `greedy`, `mc:N`, ...) takes in
+    `game` (or in the Observation of the seat to move) for the seat to move,
+    as a native playout would with a generator seeded by `seed`; a Monte Carlo decision is split into `threads` parts."""
 
 def simulate_matches(specs: Iterable[_MatchSpecTuple], *, threads: int = ..., mode: _Mode = ...) -> list[_MatchRecord]:
-    """Plays matches `(policy_a, policy_b, rules, seed, limit, at_limit)` natively, split into `threads` parts, without the GIL."""
+    """Plays every match of `specs` (tuples `(policy_a, policy_b, rules, seed,
+    limit, at_limit)`: team 0 plays `policy_a`, team 1 `policy_b`; the match
+    stops after `limit` deals (None: no limit) and ends on `'levels'` or
+    switches to `'sudden_death'`) natively, split into `threads` parts (0:
+    one per core) without the GIL. Each result is a dict: `winner`,
+    `games_won`, `ending` (`'played'`, `'levels'` or `'sudden_death'`),
+    `deals`, `levels` (when regular play stopped), `games` (the Games as
+    played) and `seeds` (each game's seed: `Game.replay(game.actions,
+    seed=seed, rules=game.rules)` rebuilds it)."""
 
 def play_bot_match(spec: _MatchSpecTuple, *, mode: _Mode = ...) -> _MatchRecord:
-    """Plays one match as `simulate_matches` does, in this thread, where either side may be a bot (`act(game)`)."""
+    """Plays one match as `simulate_matches` does, in the calling thread with
+    the GIL held, where each of `policy_a` and `policy_b` may also be a bot
+    (anything with `act(game) -> action`, given a copy of the match's game);
+    a built-in side decides exactly as it would in `simulate_matches`."""
 
 def sample_hands(observation: Observation, n: int = ..., *, seed: int = ...) -> _U8:
-    """Deals the cards `observation`'s seat cannot see to the other seats `n` times; an (n, 4, 54) uint8 array."""
+    """Deals the cards `observation`'s seat cannot see to the other seats, `n`
+    times, consistently with what it knows; returns an (n, 4, 54) uint8 array."""
 
 def _rebuild_game(*args: Any) -> Game:
-    """Unpickles a Game (used by `Game.__reduce__`): `(rules, origin, log)`, every part checked."""
+    """Unpickles a Game (used by `Game.__reduce__`): `(rules, record)`, the
+    record text replayed and every entry checked; also reads the
+    `(rules, origin, log)` pickles of release 0.1.0."""
 
-def _rebuild_observation(state: tuple[Any, ...]) -> Observation:
-    """Unpickles an Observation (used by `Observation.__reduce__`)."""
+def _rebuild_observation(*args: Any) -> Observation:
+    """Unpickles an Observation (used by `Observation.__reduce__`): `(rules,
+    text)`, the observation text checked; also reads the one state tuple
+    of the pickles of release 0.1.0."""
 
 
 def _observation_from_public(
@@ -1060,5 +1090,8 @@ def _observation_from_public(
     prev_finish: Sequence[int] | None,
     resisted: bool,
 ) -> Observation:
-    """The Observation of `seat` from what it has been told about the deal (the
-    levels before it, its hand, the public actions, the previous finishing order), checked."""
+    """The Observation of `seat` from what it has been told about the deal:
+    the levels before it, the phase and seat to act, its hand, the hand
+    sizes, the play to beat as `(Combo, seat)` or None, who is out, every
+    public action as `(seat, action)`, the previous finishing order (None in
+    a game's first deal) and whether the tribute was resisted; checked."""

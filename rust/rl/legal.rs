@@ -4,7 +4,7 @@
 use crate::cards::card::NUM_FACES;
 use crate::game::observe::Observation;
 use crate::game::{tribute, Action, Game, Phase};
-use crate::movegen::encode::fill_counts;
+use crate::movegen::arrays::fill_counts;
 use crate::movegen::{Mode, Move};
 use crate::rl::action_space::{action_index, SIZE};
 

@@ -237,7 +237,7 @@ impl Sampler {
             let mut rng = Rng::new(crate::rng::derive_seed(seed, first + j as u64));
             let hands = self.sample(&mut rng);
             for (s, row) in chunk.chunks_exact_mut(ROW).enumerate() {
-                crate::movegen::encode::fill_counts(row, hands[s]);
+                crate::movegen::arrays::fill_counts(row, hands[s]);
             }
         }
     }

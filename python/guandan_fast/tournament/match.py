@@ -110,14 +110,17 @@ class MatchResult:
 
 
 def _game_record(g: Game) -> dict[str, Any]:
-    _, (rules, origin, log) = g.__reduce__()
-    return {"rules": rules.to_dict(), "origin": list(origin), "log": [list(e) for e in log]}
+    _, (rules, record) = g.__reduce__()
+    return {"rules": rules.to_dict(), "record": record}
 
 
 def game_from_record(record: dict[str, Any]) -> Game:
     """Rebuilds a Game from `MatchResult.to_dict(records=True)["games"][i]` (as read back from JSON)."""
     rules = dict(record["rules"])
     rules["upgrade"] = {int(k): v for k, v in rules["upgrade"].items()}
+    if "record" in record:
+        return _rebuild_game(Rules(**rules), record["record"])
+    # Written by release 0.1.0: the origin and log as lists.
     return _rebuild_game(Rules(**rules), tuple(record["origin"]), [tuple(e) for e in record["log"]])
 
 
