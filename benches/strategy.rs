@@ -24,6 +24,7 @@ use guandan_fast::parallel::Stop;
 use guandan_fast::rng::Rng;
 use guandan_fast::search::montecarlo::evaluate_game;
 use guandan_fast::search::policy::Policy;
+use guandan_fast::search::run::Run;
 use guandan_fast::search::simulate::simulate_deals;
 use guandan_fast::{CardSet, ComboRules, Mode, Move};
 use std::hint::black_box;
@@ -105,6 +106,7 @@ fn positions() -> Vec<Game> {
 fn bench_search(c: &mut Criterion) {
     let games = positions();
     let stop = Stop::new();
+    let run = Run::new(Mode::Pattern, 1, &stop);
     let mut g = c.benchmark_group("search");
     g.sample_size(10);
     for name in ["mc:200", "mc-rule:100", "sh:200", "ismcts:200"] {
@@ -113,7 +115,7 @@ fn bench_search(c: &mut Criterion) {
         g.bench_function(name, |b| {
             b.iter(|| {
                 i = (i + 1) % games.len();
-                black_box(p.game_action(&games[i], Mode::Pattern, &mut Rng::new(i as u64), 1, &stop).unwrap())
+                black_box(p.game_action(&games[i], &mut Rng::new(i as u64), &run).unwrap())
             })
         });
     }
@@ -122,7 +124,7 @@ fn bench_search(c: &mut Criterion) {
         b.iter(|| {
             i = (i + 1) % games.len();
             let gm = &games[i];
-            black_box(evaluate_game(gm, gm.play.current, 50, &[Policy::Greedy; 4], Mode::Pattern, 1, 1, &stop).unwrap())
+            black_box(evaluate_game(gm, gm.play.current, &[Policy::Greedy; 4], 50, 1, &run).unwrap())
         })
     });
     g.finish();

@@ -12,6 +12,7 @@ use crate::rl::index::{action_index, SIZE};
 use crate::rl::legal::LegalSet;
 use crate::rng::derive_seed;
 use crate::search::policy::Policy;
+use crate::search::run::Run;
 use rayon::prelude::*;
 
 /// Per-decision rows, concatenated in episode order.
@@ -79,7 +80,7 @@ fn episode(s: &Setting, policies: &[Policy; 4], enc: Encoding, masks: bool, seed
             t.mask.resize(m + SIZE, 0);
             legal.set_mask(&mut t.mask[m..]);
         }
-        let a = policies[seat as usize].game_action(g, crate::movegen::Mode::Pattern, &mut e.rng, 1, stop)?;
+        let a = policies[seat as usize].game_action(g, &mut e.rng, &Run::new(crate::movegen::Mode::Pattern, 1, stop))?;
         let i = action_index(&a, g.level()).ok_or_else(|| Error::InvalidState(format!("no index for the action {a:?}")))?;
         t.action.push(i as i64);
         t.seat.push(seat as i8);

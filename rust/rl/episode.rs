@@ -10,6 +10,7 @@ use crate::movegen::Mode;
 use crate::parallel::Stop;
 use crate::rng::{derive_seed, Rng};
 use crate::search::policy::Policy;
+use crate::search::run::Run;
 
 /// What an episode is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -135,7 +136,7 @@ impl Episode {
             }
             let seat = self.game.play.current;
             let Some(p) = s.natives[seat as usize] else { return Ok(()) };
-            let a = p.game_action(&self.game, Mode::Pattern, &mut self.rng, 1, stop)?;
+            let a = p.game_action(&self.game, &mut self.rng, &Run::new(Mode::Pattern, 1, stop))?;
             self.apply(s, a, reward)?;
             if self.game.deal_number > 100_000 {
                 return Err(Error::InvalidState("a game did not end within 100,000 deals".into()));
