@@ -12,7 +12,6 @@ use crate::search::run::Run;
 /// the calling thread), keeping `ctx`'s knowledge current when the chooser
 /// reads it; `buf` is scratch. Returns the number of actions taken; returns
 /// early (the deal not over) once `run.stop` is set.
-#[inline]
 pub fn playout<C: Chooser>(state: &mut PlayState, ctx: &mut Context, chooser: &C, rng: &mut Rng, buf: &mut Vec<Move>, run: &Run) -> Result<u32> {
     let run = run.serial();
     let track = chooser.uses_knowledge();

@@ -23,7 +23,7 @@ impl Chooser for Random {
 
     /// Without building the list: the same choice (and generator use) as
     /// `choose` on the full list.
-    #[inline]
+    #[inline(always)]
     fn pick(&self, state: &PlayState, _: &Context, rng: &mut Rng, _: &mut Vec<Move>, run: &Run) -> Result<Option<Move>> {
         let g = state.move_gen();
         let count = g.count(run.mode) as u32;
