@@ -10,7 +10,8 @@
 //! * `rule_deal` — one whole deal, four rule players, one thread.
 //! * `greedy_deal` — the same with four greedy players (the rollouts of `mc`).
 //! * `search` — one decision of `mc:200`, `mc-rule:100`, `sh:200` and
-//!   `ismcts:200`, and `evaluate` (50 greedy playouts per action), on one
+//!   `ismcts:200`, and `evaluate` (50 greedy playouts per action, as
+//!   `gf.evaluate` calls it), on one
 //!   thread, cycling through 16 mid-deal positions (seeded games after 12
 //!   random actions).
 
@@ -22,7 +23,7 @@ use guandan_fast::movegen::decompose::{min_plays, min_plays_bound, min_plays_col
 use guandan_fast::movegen::generate;
 use guandan_fast::parallel::Stop;
 use guandan_fast::rng::Rng;
-use guandan_fast::search::montecarlo::evaluate_game;
+use guandan_fast::search::decide::evaluate;
 use guandan_fast::search::policy::Policy;
 use guandan_fast::search::run::Run;
 use guandan_fast::search::simulate::simulate_deals;
@@ -124,7 +125,7 @@ fn bench_search(c: &mut Criterion) {
         b.iter(|| {
             i = (i + 1) % games.len();
             let gm = &games[i];
-            black_box(evaluate_game(gm, gm.play.current, &[Policy::Greedy; 4], 50, 1, &run).unwrap())
+            black_box(evaluate(&gm.observation(gm.play.current), &[Policy::Greedy; 4], 50, 1, &run).unwrap())
         })
     });
     g.finish();

@@ -6,7 +6,7 @@
 use super::*;
 use crate::game::observe::Observation;
 use crate::parallel::{self, Stop};
-use crate::search::montecarlo;
+use crate::search::decide;
 use crate::search::policy::Policy;
 use crate::search::run::Run;
 use crate::search::simulate as sim;
@@ -163,7 +163,7 @@ pub(crate) fn evaluate<'py>(
     };
     let mode = mode_or(&mode, Mode::Pattern)?;
     let policies = policies_or(policy)?;
-    let e = interruptible(py, |stop| montecarlo::evaluate_observation(&o, &policies, playouts, seed, &Run::new(mode, parts, stop)))?;
+    let e = interruptible(py, |stop| decide::evaluate(&o, &policies, playouts, seed, &Run::new(mode, parts, stop)))?;
     let level = o.level;
     let items: Vec<Bound<'py, PyAny>> = e.actions.iter().map(|&a| action_to_py(py, a, level)).collect::<PyResult<_>>()?;
     let d = PyDict::new(py);

@@ -1,6 +1,7 @@
 //! What a policy does: the dispatch from a `Policy` to its chooser or its
-//! search (made concrete over the rollout chooser here, once), and the
-//! action it takes in a game or from an observation.
+//! search (made concrete over the rollout chooser here, once), the action
+//! it takes in a game or from an observation, and the seats' policies as one
+//! chooser for work over many playouts.
 
 use crate::cards::cardset::CardSet;
 use crate::error::{Error, Result};
@@ -12,6 +13,7 @@ use crate::rng::Rng;
 use crate::search::choosers::{greedy, pick_listed, random, rule_based, Chooser, Greedy, Random, RuleBased};
 use crate::search::context::Context;
 use crate::search::decision::{obvious, Decision};
+use crate::search::montecarlo::Evaluation;
 use crate::search::policy::{Policy, Rollout, Search, Spread};
 use crate::search::run::Run;
 use crate::search::sample::{Constraints, Sampler};
@@ -67,6 +69,46 @@ fn spread<R: Chooser>(s: &Search, d: &Decision, rollout: &R, seed: u64, run: &Ru
         Spread::Even | Spread::Halving => montecarlo::search(d, rollout, s, seed, run),
         Spread::Tree => ismcts::search(d, rollout, s, seed, run),
     }
+}
+
+/// Work over many playouts, generic over the chooser that plays them (see `with_chooser`).
+pub trait ChooserJob {
+    type Output;
+    fn run<C: Chooser>(self, chooser: &C) -> Self::Output;
+}
+
+/// Runs `job` with the seats' `policies` as one chooser: four equal cheap
+/// policies as that policy's own chooser (the per-move loop then made
+/// concrete over it), else the four policies. Both choose alike.
+pub fn with_chooser<J: ChooserJob>(policies: &[Policy; 4], job: J) -> J::Output {
+    let p = policies[0];
+    if policies.iter().all(|&q| q == p) {
+        match p {
+            Policy::Random => return job.run(&Random),
+            Policy::Greedy => return job.run(&Greedy),
+            Policy::Rule => return job.run(&RuleBased),
+            Policy::Search(_) => {}
+        }
+    }
+    job.run(policies)
+}
+
+/// `montecarlo::evaluate_observation` of `o` with rollouts by `rollouts`
+/// (one policy per seat): `playouts` playouts per legal action.
+pub fn evaluate(o: &Observation, rollouts: &[Policy; 4], playouts: u64, seed: u64, run: &Run) -> Result<Evaluation> {
+    struct Job<'a> {
+        o: &'a Observation,
+        playouts: u64,
+        seed: u64,
+        run: &'a Run<'a>,
+    }
+    impl ChooserJob for Job<'_> {
+        type Output = Result<Evaluation>;
+        fn run<C: Chooser>(self, rollout: &C) -> Result<Evaluation> {
+            montecarlo::evaluate_observation(self.o, rollout, self.playouts, self.seed, self.run)
+        }
+    }
+    with_chooser(rollouts, Job { o, playouts, seed, run })
 }
 
 impl Policy {

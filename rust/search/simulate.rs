@@ -12,7 +12,9 @@ use crate::game::{Game, Phase};
 use crate::movegen::{Mode, Move};
 use crate::parallel::{self, Stop};
 use crate::rng::{derive_seed, Rng};
+use crate::search::choosers::Chooser;
 use crate::search::context::Context;
+use crate::search::decide::{with_chooser, ChooserJob};
 use crate::search::playout::playout;
 use crate::search::policy::Policy;
 use crate::search::run::Run;
@@ -49,14 +51,14 @@ pub fn fresh_context(rules: &Rules) -> Result<Context> {
 /// One fresh first deal of a game under `rules` played out: the hands and
 /// leader `Game::new(rules, seed)` deals, at the level a new game plays
 /// (2, or A under sudden death; `ctx` from `fresh_context`), no tribute.
-pub fn simulate_deal(ctx: &Context, policies: &[Policy; 4], seed: u64, buf: &mut Vec<Move>, run: &Run) -> Result<DealOutcome> {
+pub fn simulate_deal<C: Chooser>(ctx: &Context, chooser: &C, seed: u64, buf: &mut Vec<Move>, run: &Run) -> Result<DealOutcome> {
     // The draws of `Game::new`: the shuffle, then the turned-up card.
     let mut rng = Rng::new(seed);
     let hands = deck::deal(&mut rng);
     let leader = deck::first_leader(&mut rng);
     let mut st = PlayState::new(hands, ctx.levels.level(), leader, ctx.rules.combo_rules());
     let mut c = *ctx;
-    let actions = playout(&mut st, &mut c, policies, &mut rng, buf, run)?;
+    let actions = playout(&mut st, &mut c, chooser, &mut rng, buf, run)?;
     if !st.over {
         return Ok(DealOutcome::default());
     }
@@ -114,8 +116,20 @@ pub fn simulate_deals(n: usize, seed: u64, threads: usize, rules: &Rules, polici
 
 /// Deals `start..start + n` of the seeded stream of fresh deals, in `run.parts` parts.
 pub fn simulate_deals_from(rules: &Rules, policies: &[Policy; 4], n: u64, seed: u64, start: u64, run: &Run) -> Result<Vec<DealOutcome>> {
-    let ctx = fresh_context(rules)?;
-    batch(n, seed, start, run, |s, buf| simulate_deal(&ctx, policies, s, buf, run))
+    struct Deals<'a> {
+        ctx: Context,
+        n: u64,
+        seed: u64,
+        start: u64,
+        run: &'a Run<'a>,
+    }
+    impl ChooserJob for Deals<'_> {
+        type Output = Result<Vec<DealOutcome>>;
+        fn run<C: Chooser>(self, chooser: &C) -> Result<Vec<DealOutcome>> {
+            batch(self.n, self.seed, self.start, self.run, |s, buf| simulate_deal(&self.ctx, chooser, s, buf, self.run))
+        }
+    }
+    with_chooser(policies, Deals { ctx: fresh_context(rules)?, n, seed, start, run })
 }
 
 /// `n` whole games played by `policies`, in `parts(threads)` parts.
