@@ -10,14 +10,15 @@
 //!   greedy, rule-based);
 //! - `playout`: a deal played to its end by any chooser;
 //! - `montecarlo`, `ismcts`: the searches, generic over the rollout chooser;
-//! - `decide`: the one place that maps a `Policy` to its chooser or search,
-//!   and the action it takes in a game or from an observation;
+//! - `decide`: the one place that maps a `Policy` to its chooser or search
+//!   (and four seats' policies to one chooser), and the action it takes in a
+//!   game or from an observation;
 //! - `simulate`, `matches`: whole deals, games and matches of policies.
 //!
-//! A new rollout policy is one module in `choosers` implementing `Chooser`
-//! (a search takes it as it is), plus its name in `policy` and its arm in
-//! `decide`. A new search is one module with a function generic over the
-//! rollout chooser taking a `Decision` and a `Run`, plus its spread in
+//! A new rollout policy is one module in `choosers` implementing `Chooser`:
+//! every playout and search takes it as it is. A new search is one module
+//! with a function generic over the rollout chooser, taking a `Decision`
+//! and a `Run`. Giving either a policy name is its variant and name in
 //! `policy` and its arm in `decide`.
 
 pub mod choosers;
