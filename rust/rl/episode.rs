@@ -14,6 +14,7 @@ use crate::rl::encodings::{Encoding, View};
 use crate::rl::legal::LegalSet;
 use crate::rng::{derive_seed, Rng};
 use crate::search::policy::Policy;
+use crate::search::run::Run;
 
 /// What an episode is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -256,7 +257,7 @@ impl Episode {
             let Some(p) = s.natives[seat as usize] else { return Ok(()) };
             let a = match draws {
                 Draws::Own => self.choose(&p, stop)?,
-                Draws::Seeded(next) => p.game_action(&self.game, Mode::Pattern, &mut Rng::new(next()?), 1, stop)?,
+                Draws::Seeded(next) => p.game_action(&self.game, &mut Rng::new(next()?), &Run::new(Mode::Pattern, 1, stop))?,
             };
             self.game.apply(a)?;
             self.fresh = false;
@@ -269,7 +270,7 @@ impl Episode {
 
     /// The action `p` takes for the seat to act, drawn from the episode's own generator.
     pub fn choose(&mut self, p: &Policy, stop: &Stop) -> Result<Action> {
-        p.game_action(&self.game, Mode::Pattern, &mut self.rng, 1, stop)
+        p.game_action(&self.game, &mut self.rng, &Run::new(Mode::Pattern, 1, stop))
     }
 
     /// Writes `enc` of `seat`'s view into `out`.

@@ -1,5 +1,5 @@
 //! Hidden-hand sampling (for Monte Carlo): deal the cards a seat cannot see
-//! to the other three, consistently with what it knows (§8).
+//! to the other three, consistently with what it knows (docs/rules.md §8).
 //!
 //! Uniform over placements of the physical unseen cards (each of the two
 //! copies of a face is its own card, as in a real shuffle), subject to the
