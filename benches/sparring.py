@@ -190,7 +190,7 @@ def bot_decisions(lines: Iterable[dict[str, Any]]) -> Iterator[tuple[gf.Game, st
     The seed is the one the server gave the decision."""
     made = [0, 0, 0, 0]
     for line in lines:
-        if line.get("type") not in ("game", "aborted"):
+        if "deals" not in line:  # the tallies of the match
             continue
         bots = {int(s): str(n)[4:] for s, n in line["seats"].items() if str(n).startswith("bot ")}
         base = (line["seed"] - line["game"]) % 2**64

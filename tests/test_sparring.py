@@ -144,6 +144,7 @@ def test_start_failure_is_an_abort_by_the_last_seat_before_its_first_move() -> N
 def test_our_decisions_replayed_from_a_record_choose_the_recorded_actions() -> None:
     made = [0, 0, 0, 0]
     match = [recorded_game(40 + g, ours=1, match_seed=40, game_index=g, made=made) for g in range(2)]
+    match.append({"type": "aborted", "table": 0, "reason": "seat 0 (c) disconnected", "games": 2, "victoryNum": [0] * 4, "draws": [0] * 4})
     decisions = list((seat_policy, seed) for _, seat_policy, seed, _ in sparring.bot_decisions(match))
     assert len(decisions) == made[1] + made[3] and {p for p, _ in decisions} == {"rule"}
     timing = sparring.time_decisions([match], limit=25)
