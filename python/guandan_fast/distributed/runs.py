@@ -11,67 +11,27 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Sequence, Ty
 import numpy as np
 
 from guandan_fast._core import Game, InvalidArgumentError, Observation, Rules, _check_args, _check_policy
-from guandan_fast.distributed.backends import Backend, LocalBackend, make_backend
+from guandan_fast.distributed.backends import Backend, make_backend
 from guandan_fast.distributed.chunks import (
     Span,
     check_chunk,
     check_count,
-    chunk_size,
     collect_chunk,
     concat,
     evaluate_chunk,
     position_state,
+    run_chunks,
     simulate_chunk,
-    spans,
 )
 
 if TYPE_CHECKING:
     from guandan_fast.tournament import Tournament, TournamentResult
 
-__all__ = ["MatchBatches", "collect", "evaluate", "run_chunks", "simulate", "tournament"]
+__all__ = ["MatchBatches", "collect", "evaluate", "simulate", "tournament"]
 
 T = TypeVar("T")
 R = TypeVar("R")
 Progress = Optional[Callable[[int], None]]
-
-
-def run_chunks(
-    backend: Backend,
-    n: int,
-    work: Callable[[Any], R],
-    *,
-    start: int = 0,
-    chunk: object = None,
-    item: Callable[[Span], Any] = lambda span: span,
-    progress: Progress = None,
-    weight: int = 1,
-) -> list[R]:
-    """`work` over items ``start .. start + n`` cut into chunks, in chunk order.
-
-    `item(span)` is what a task is sent for a span (the span itself by default).
-    With `chunk` None, a `LocalBackend` without `progress` plays all `n` items
-    as one chunk (the engine's threads split it); otherwise the first chunk is
-    a probe run here that measures the chunk size (`chunk_size`). With a
-    `chunk`, every chunk has `chunk` items. `progress(k)` is called with
-    ``weight * size`` as each chunk completes."""
-    size = check_chunk(chunk)
-    if size is None and progress is None and isinstance(backend, LocalBackend):
-        size = max(n, 1)
-    head: list[R] = []
-    done = start
-    if size is None:
-        k, first, size = chunk_size(lambda k: work(item(Span(start, k))), n)
-        head.append(first)
-        done += k
-        if progress is not None and k:
-            progress(weight * k)
-    rest = spans(done, start + n - done, size)
-
-    def on_done(i: int) -> None:
-        if progress is not None:
-            progress(weight * rest[i].size)
-
-    return head + backend.map(work, [item(s) for s in rest], on_done)
 
 
 def simulate(

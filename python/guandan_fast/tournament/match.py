@@ -17,7 +17,7 @@ from typing import Any, Literal, Mapping, Optional, Sequence, Union
 from guandan_fast._core import Game, InvalidArgumentError, Rules, _check_policy, _rebuild_game, play_bot_match, simulate_matches
 from guandan_fast.bots import Bot
 from guandan_fast.distributed.backends import Backend
-from guandan_fast.distributed.runs import run_chunks
+from guandan_fast.distributed.chunks import run_chunks
 
 __all__ = ["AtLimit", "MatchResult", "MatchSpec", "Player", "game_from_record", "play_match", "play_matches", "play_on", "sub_seed"]
 
