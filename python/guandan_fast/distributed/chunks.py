@@ -18,6 +18,7 @@ from typing import Any, Callable, Optional, Sequence, TypeVar, cast
 import numpy as np
 
 from guandan_fast._core import Game, GuandanError, InvalidArgumentError, Observation, Rules, collect, evaluate, simulate
+from guandan_fast.arguments import check_int
 from guandan_fast.distributed.backends import Backend, LocalBackend
 
 __all__ = [
@@ -68,9 +69,7 @@ def check_chunk(chunk: object) -> int | None:
 
 def check_count(name: str, value: object, lo: int = 0) -> int:
     """`value` as a count of items `lo` .. 2**32 (what `gf.simulate` takes); else `InvalidArgumentError`."""
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= MAX_N:
-        raise InvalidArgumentError(f"{name} must be a whole number {lo}..2**32, not {value!r:.40}")
-    return value
+    return check_int(name, value, lo, MAX_N)
 
 
 def spans(start: int, n: int, size: int) -> list[Span]:

@@ -25,7 +25,7 @@ from guandan_fast.distributed.chunks import (
 )
 
 if TYPE_CHECKING:
-    from guandan_fast.tournament import Tournament, TournamentResult
+    from guandan_fast.tournament import MatchResult, Tournament, TournamentResult
 
 __all__ = ["MatchBatches", "collect", "evaluate", "simulate", "tournament"]
 
@@ -142,10 +142,13 @@ def tournament(
     address: Optional[str] = None,
     chunk: Optional[int] = None,
     progress: Optional[Callable[[int, int], None]] = None,
+    keep_games: bool = False,
+    on_match: Optional[Callable[[str, str, str, MatchResult], None]] = None,
 ) -> TournamentResult:
-    """``t.run(backend, progress, address=address, chunk=chunk)``: the tournament's
-    matches played in chunks on `backend` (see `Tournament.run`)."""
-    return t.run(backend, progress, address=address, chunk=chunk)
+    """``t.run(backend, progress, address=address, chunk=chunk, keep_games=...,
+    on_match=...)``: the tournament's matches played in chunks on `backend`
+    (see `Tournament.run`)."""
+    return t.run(backend, progress, address=address, chunk=chunk, keep_games=keep_games, on_match=on_match)
 
 
 class MatchBatches:
