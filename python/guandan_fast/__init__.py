@@ -29,7 +29,6 @@ from guandan_fast._core import (
     UnsatisfiableError,
     VectorEnv,
     classify,
-    collect,
     decompose,
     count_moves,
     deal,
@@ -42,7 +41,6 @@ from guandan_fast._core import (
     return_options,
     sample_hands,
     settle_deal,
-    simulate,
     tribute_plan,
 )
 from guandan_fast.encoding import (
@@ -58,6 +56,7 @@ from guandan_fast.encoding import (
 
 from guandan_fast import actions  # noqa: E402
 from guandan_fast.arena import PitResult, pit  # noqa: E402
+from guandan_fast.distributed.runs import collect, simulate  # noqa: E402
 from guandan_fast.bots import GreedyBot, MCBot, RandomBot, RuleBot, SearchBot, play_deal  # noqa: E402
 from guandan_fast.tournament import Tournament  # noqa: E402
 

@@ -1,7 +1,8 @@
-"""The long calls on a backend: `simulate`, `collect` and `evaluate` over many
-positions (`gf.pit` and `Tournament.run` are built on `run_chunks` too, and
-`tournament` is `Tournament.run`), each giving exactly what the one-machine
-call with the same arguments gives."""
+"""The long calls, on a backend (``"local"`` by default, or Ray): `simulate`
+and `collect` (they are `gf.simulate` and `gf.collect`), `evaluate` over many
+positions, and `tournament` (`Tournament.run`); `gf.pit` and
+`Tournament.run` are built on the same `run_chunks`. Each gives exactly what
+one call of the engine with the same arguments gives."""
 
 from __future__ import annotations
 
@@ -49,12 +50,14 @@ def simulate(
     chunk: int | None = None,
     progress: Progress = None,
 ) -> dict[str, np.ndarray]:
-    """`gf.simulate` with the same arguments, played in chunks on `backend`
-    (``"local"``, ``"ray"`` at `address`, or a backend object): the same arrays
-    whatever the backend, the chunk size or the number of workers.
-    `chunk`: deals (or games) per chunk (None: one call locally, measured
-    chunks of ~0.25 s with `progress` or on a cluster); `progress(k)` as each
-    chunk of `k` completes."""
+    """Plays `n` deals (or games) with built-in policies natively: item `i` is
+    item `start + i` of the stream seeded by `seed` (the engine's
+    `_core.simulate`, split into `threads` parts on the shared pool), on
+    `backend` (``"local"``, ``"ray"`` at `address`, or a backend object):
+    the same arrays whatever the backend, the chunk size or the number of
+    workers. `chunk`: deals (or games) per chunk (None: one call locally,
+    measured chunks of ~0.25 s with `progress` or on a cluster);
+    `progress(k)` as each chunk of `k` completes."""
     check_count("n", n)
     be = make_backend(backend, threads=threads, address=address)
     config = dict(seed=seed, threads=be.threads, rules=rules, unit=unit, policy=policy, mode=mode)
@@ -78,11 +81,12 @@ def collect(
     progress: Progress = None,
     **options: Any,
 ) -> dict[str, np.ndarray]:
-    """`gf.collect` (the decisions of episodes ``start .. start + n``) with the
-    same arguments (`options`: its other keywords — `policy`, `rules`,
-    `observation`, `unit`, `reward`, `masks` — with its defaults), collected in
-    chunks of episodes on `backend` (see `simulate`): the same per-decision
-    arrays. `progress(k)` as each chunk of `k` episodes completes."""
+    """The decisions of episodes ``start .. start + n`` played by built-in
+    policies, one row per decision (the engine's `_core.collect`; `options`:
+    its other keywords — `policy`, `rules`, `observation`, `unit`, `reward`,
+    `masks` — with its defaults), collected in chunks of episodes on
+    `backend` (see `simulate`): the same per-decision arrays whatever the
+    backend. `progress(k)` as each chunk of `k` episodes completes."""
     check_count("n", n)
     be = make_backend(backend, threads=threads, address=address)
     config = dict(options, seed=seed, threads=be.threads)
