@@ -1,6 +1,7 @@
-//! Built-in policies, playouts, hidden-hand sampling, Monte Carlo evaluation
+//! Built-in policies, playouts, hidden-hand sampling and inference, Monte Carlo evaluation
 //! and parallel simulation.
 
+pub mod infer;
 pub mod ismcts;
 pub mod matches;
 pub mod montecarlo;
