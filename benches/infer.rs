@@ -12,7 +12,11 @@
 //! Groups:
 //! * `uniform_deal/*` — `Sampler::sample`: one deal of the unseen cards;
 //! * `weighted_deal/*` — `Inference::draw`: the same deal and its
-//!   log-likelihood under the rule model (ε 0.1);
+//!   log-likelihood under the rule model (ε 0.1), every decision read;
+//! * `weighted_deal_up_to_16/*` — the same, reading only the decisions
+//!   taken with 16 cards or fewer in hand (`Model::up_to(16)`);
+//! * `resample_move_up_to_16/*` — one deal drawn and weighed, then moved by
+//!   10 Metropolis–Hastings swaps (`Inference::resample(_, 1, 1, 10, ..)`);
 //! * `rule_playout/*` — a uniform deal played to the end by the rule policy
 //!   at every seat (what a search's rule rollout costs, for scale);
 //! * `inference_new/*` — `Inference::new`: the sampler and the replay of
@@ -72,15 +76,36 @@ fn bench_infer(c: &mut Criterion) {
         });
     }
     g.finish();
-    let mut g = c.benchmark_group("weighted_deal");
-    for (name, infs) in &stages {
+    let cheap = model.up_to(16);
+    let cheap_stages: Vec<(&str, Vec<Inference>)> =
+        STAGES.iter().map(|&(name, at)| (name, positions(at).iter().map(|o| Inference::new(o, cheap).unwrap()).collect())).collect();
+    for (name, infs) in &cheap_stages {
+        let kept: usize = infs.iter().map(|i| i.decisions()).sum();
+        println!("{name}, hands of 16 cards or fewer: {:.1} decisions read per deal", kept as f64 / infs.len() as f64);
+    }
+    for (group, stages) in [("weighted_deal", &stages), ("weighted_deal_up_to_16", &cheap_stages)] {
+        let mut g = c.benchmark_group(group);
+        for (name, infs) in stages.iter() {
+            let mut k = 0u64;
+            let mut scratch: Vec<Scratch> = infs.iter().map(|i| i.scratch()).collect();
+            g.bench_function(*name, |b| {
+                b.iter(|| {
+                    k += 1;
+                    let i = k as usize % infs.len();
+                    black_box(infs[i].draw(7, k, &mut scratch[i]))
+                })
+            });
+        }
+        g.finish();
+    }
+    let mut g = c.benchmark_group("resample_move_up_to_16");
+    for (name, infs) in &cheap_stages {
         let mut k = 0u64;
-        let mut scratch: Vec<Scratch> = infs.iter().map(|i| i.scratch()).collect();
         g.bench_function(*name, |b| {
             b.iter(|| {
                 k += 1;
-                let i = k as usize % infs.len();
-                black_box(infs[i].draw(7, k, &mut scratch[i]))
+                let inf = &infs[k as usize % infs.len()];
+                black_box(inf.resample(k, 1, 1, 10, 1, &Stop::new()).unwrap())
             })
         });
     }

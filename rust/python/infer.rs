@@ -9,7 +9,7 @@ use numpy::ndarray::{Array1, Array3};
 use numpy::{IntoPyArray, PyArray3, PyArrayMethods, PyUntypedArrayMethods};
 
 /// The default ε of the opponents (and of the partner when not given).
-const EPSILON: f64 = 0.1;
+const EPSILON: f64 = 0.3;
 
 /// An ε: a real number in (0, 1].
 fn epsilon_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<f64> {
@@ -39,7 +39,7 @@ fn model_arg(epsilon: Option<&Bound<'_, PyAny>>, partner: Option<&Bound<'_, PyAn
 /// card swaps; an (n, 4, 54) uint8 array.
 #[pyfunction]
 #[pyo3(signature = (observation, n = None, *, seed = None, epsilon = None, partner_epsilon = None, max_cards = None, batch = None, moves = None, threads = None))]
-#[pyo3(text_signature = "(observation, n=1, *, seed=0, epsilon=0.1, partner_epsilon=None, max_cards=None, batch=None, moves=0, threads=0)")]
+#[pyo3(text_signature = "(observation, n=1, *, seed=0, epsilon=0.3, partner_epsilon=None, max_cards=None, batch=None, moves=0, threads=0)")]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn infer_hands<'py>(
     py: Python<'py>,
@@ -77,7 +77,7 @@ pub(crate) fn infer_hands<'py>(
 /// counts (as `sample_hands` returns); every deal must fit what the seat knows.
 #[pyfunction]
 #[pyo3(signature = (observation, hands, *, epsilon = None, partner_epsilon = None, max_cards = None, threads = None))]
-#[pyo3(text_signature = "(observation, hands, *, epsilon=0.1, partner_epsilon=None, max_cards=None, threads=0)")]
+#[pyo3(text_signature = "(observation, hands, *, epsilon=0.3, partner_epsilon=None, max_cards=None, threads=0)")]
 pub(crate) fn hand_log_likelihood<'py>(
     py: Python<'py>,
     observation: &Bound<'py, PyAny>,
