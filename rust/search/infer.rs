@@ -22,8 +22,14 @@
 //! observer's own decisions, those of a seat out of cards now or whose
 //! hand is known, and following the partner's play (the rule policy
 //! passes unless the hand goes out at once, which a hand of more than ten
-//! cards cannot). An observation whose history starts mid-deal (a game set
-//! up from a position) is replayed from its first play on.
+//! cards cannot). `Model::max_cards` also leaves out the decisions taken
+//! with more cards in hand, the dearest to re-decide. An observation whose
+//! history starts mid-deal (a game set up from a position) is replayed from
+//! its first play on. A `Game`'s inference is that of `g.observation(seat)`.
+//!
+//! Drawing: `weighted` gives the uniform stream with log-weights;
+//! `resample` resamples a batch of it by weight, then moves each deal by
+//! Metropolis–Hastings card swaps that keep the posterior.
 
 use crate::cards::card::Card;
 use crate::cards::cardset::CardSet;
