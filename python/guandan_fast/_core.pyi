@@ -1076,9 +1076,10 @@ def infer_hands(
     moves: int = ...,
     threads: int = ...,
 ) -> _U8:
-    """`n` deals of the unseen cards resampled by the likelihood of the deal's public actions (the rule policy's choice 1,
-    any other action `epsilon`) from `batch` uniform ones, each then moved by `moves` Metropolis-Hastings card swaps;
-    an (n, 4, 54) uint8 array."""
+    """`n` deals of the cards `observation`'s seat cannot see: `batch` drawn
+    as `sample_hands` draws them (uniformly), resampled by the likelihood of
+    the deal's public actions, then each moved by `moves` Metropolis–Hastings
+    card swaps; an (n, 4, 54) uint8 array."""
 
 def hand_log_likelihood(
     observation: Observation,
@@ -1089,7 +1090,9 @@ def hand_log_likelihood(
     max_cards: int | None = ...,
     threads: int = ...,
 ) -> NDArray[np.float64]:
-    """The log-likelihood of the deal's public actions for each deal of an (n, 4, 54) array of card counts."""
+    """The log-likelihood (natural log, 0 at most) of `observation`'s deal's
+    public actions for each deal of `hands`, an (n, 4, 54) array of card
+    counts (as `sample_hands` returns); every deal must fit what the seat knows."""
 
 def _rebuild_game(*args: Any) -> Game:
     """Unpickles a Game (used by `Game.__reduce__`): `(rules, record)`, the
