@@ -294,18 +294,20 @@ class _Store:
         return rid
 
     def table(self, tid: str) -> _TableHub:
-        hub = self.tables.get(tid)
-        if hub is None:
-            raise HTTPException(404, f"no table {tid[:20]!r} (the server keeps {self.settings.max_tables}; start a new one)")
-        self.tables.move_to_end(tid)
+        hub: _TableHub = self._get(self.tables, tid, "table", f"the server keeps {self.settings.max_tables}; start a new one")
         return hub
 
     def record(self, rid: str) -> _RecordHub:
-        hub = self.records.get(rid)
-        if hub is None:
-            raise HTTPException(404, f"no record {rid[:20]!r} (the server keeps the last {self.settings.max_records}; open it again)")
-        self.records.move_to_end(rid)
+        hub: _RecordHub = self._get(self.records, rid, "record", f"the server keeps the last {self.settings.max_records}; open it again")
         return hub
+
+    @staticmethod
+    def _get(store: OrderedDict[str, Any], key: str, what: str, hint: str) -> Any:
+        """The item `key` of `store`, now the most recently used; a 404 when there is none."""
+        if key not in store:
+            raise HTTPException(404, f"no {what} {key[:20]!r} ({hint})")
+        store.move_to_end(key)
+        return store[key]
 
 
 def open_record(app: Starlette, text: str) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import threading
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, Union
+from typing import Any, Callable, Mapping, Optional, Union
 
 import numpy as np
 
@@ -43,7 +43,7 @@ class Hint:
         k = len(actions)
         return cls(actions, np.zeros(k), np.zeros(k), np.zeros(k), np.zeros(k), playouts)
 
-    def add(self, e: dict[str, Any]) -> None:
+    def add(self, e: Mapping[str, Any]) -> None:
         """Adds one evaluation of the same position (its actions in the same order)."""
         n = e["count"].astype(np.float64)
         total = e["mean"] * n

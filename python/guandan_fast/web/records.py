@@ -21,9 +21,9 @@ import guandan_fast as gf
 from guandan_fast._core import _rebuild_game
 from guandan_fast.cli.evaluate import apply_history
 from guandan_fast.cli.options import CliError
-from guandan_fast.platform.record import replay
+from guandan_fast.platform.record import record_lines, replay
 from guandan_fast.tournament.match import game_from_record
-from guandan_fast.web.views import Action, TrickTracker, action_json, table_view
+from guandan_fast.web.views import Action, TrickTracker, action_json, settlement, table_view
 
 __all__ = ["MAX_GAMES", "MAX_STEPS", "Deal", "Recording", "RecordError", "read_recording"]
 
@@ -87,7 +87,7 @@ class Recording:
         tracker = TrickTracker()
         for entry in entries:
             if isinstance(entry, tuple):
-                deal.result = _result(g)
+                deal.result = settlement(g)
                 g = entry[1]
                 tracker.new_deal()
                 deal = self._open(index, g)
@@ -103,7 +103,7 @@ class Recording:
             self.total += 1
             if self.total > MAX_STEPS:
                 raise RecordError(f"the record holds more than {MAX_STEPS} steps")
-        deal.result = _result(g)
+        deal.result = settlement(g)
 
     def _open(self, index: int, g: gf.Game) -> Deal:
         deal = Deal(index, g.position(), g.game_number, g.deal_number, g.level, g.games_won, first=self.total + len(self.deals))
@@ -181,16 +181,6 @@ def _rules_json(rules: gf.Rules) -> dict[str, Any]:
     return d
 
 
-def _result(g: gf.Game) -> Optional[dict[str, Any]]:
-    if g.phase not in ("deal_over", "game_over", "match_over") or g.last_result is None:
-        return None
-    r = dict(g.last_result)
-    r["levels"] = list(r["levels"])
-    r["a_fails"] = list(r["a_fails"])
-    r["finish_order"] = list(g.finish_order)
-    return r
-
-
 def _entries(final: gf.Game) -> tuple[gf.Game, list[object]]:
     """How a finished game (replayed from a record) began, and its steps:
     each action, and ``("next", game)`` where the next deal begins."""
@@ -235,7 +225,8 @@ def _platform(rec: Recording, lines: list[dict[str, Any]]) -> None:
             final = replay(line)
         except gf.GuandanError as e:
             raise RecordError(f"line {n}: {e}") from None
-        seats = line.get("seats") if isinstance(line.get("seats"), dict) else {}
+        given = line.get("seats")
+        seats: dict[str, Any] = given if isinstance(given, dict) else {}
         names = [str(seats.get(str(s), f"seat {s}"))[:40] for s in range(4)]
         title = f"table {line.get('table', 0)} · game {int(line.get('game', 0)) + 1}"
         note = f"aborted: {line.get('reason')}" if kind == "aborted" else None
@@ -317,17 +308,10 @@ def read_recording(text: str, *, rules: Optional[gf.Rules] = None) -> Recording:
         rec = Recording("tournament" if "matches" in doc else "match")
         _tournament(rec, doc)
         return rec
-    lines = []
-    for n, line in enumerate(body.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except ValueError:
-            raise RecordError(f"line {n} is not JSON (cut short?): {line[:60]!r}") from None
-        if not isinstance(item, dict):
-            raise RecordError(f"line {n} is not a record line (a JSON object): {line[:60]!r}")
-        lines.append(item)
+    try:
+        lines = record_lines(body.splitlines())
+    except gf.InvalidArgumentError as e:
+        raise RecordError(str(e)) from None
     rec = Recording("platform record")
     _platform(rec, lines)
     if not rec.games:

@@ -46,7 +46,8 @@ def _card_list(value: object, what: str = "cards") -> list[gf.Card]:
 
 
 class Table:
-    """One match: `bots` (seat -> policy) play their seats, people the others."""
+    """One match: `bots` (seat -> policy) play their seats, people the others;
+    ``Game(rules, seed=seed)``, or a copy of `game` (under `rules`) when given."""
 
     def __init__(
         self,
@@ -55,6 +56,7 @@ class Table:
         seed: int = 0,
         rules: Optional[gf.Rules] = None,
         names: Optional[Mapping[int, str]] = None,
+        game: Optional[gf.Game] = None,
     ) -> None:
         self.bots = check_bots(bots)
         self.seed = check_int("seed", seed, 0, 2**64 - 1)
@@ -63,8 +65,11 @@ class Table:
         self.rules = rules or gf.Rules()
         self.humans = [s for s in range(4) if s not in self.bots]
         given = dict(names or {})
-        self.names = [str(given.get(s, f"bot {self.bots[s]}" if s in self.bots else f"seat {s}"))[:40] for s in range(4)]
-        self.game = gf.Game(self.rules, seed=self.seed)
+        self.names = [str(given.get(s, self.bots[s] if s in self.bots else f"seat {s}"))[:40] for s in range(4)]
+        if game is not None and (not isinstance(game, gf.Game) or game.rules != self.rules):
+            raise InvalidArgumentError("game must be a Game under the table's rules")
+        #: The match (`game`, a copy of it, when given: a table may start from any position).
+        self.game = gf.Game(self.rules, seed=self.seed) if game is None else game.clone()
         self.tracker = TrickTracker()
         #: The position before each play-phase decision of this deal (what `why` evaluates).
         self.positions: list[Optional[str]] = []

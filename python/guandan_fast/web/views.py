@@ -12,7 +12,7 @@ import guandan_fast as gf
 from guandan_fast.cli.rules import rules_as_flags
 from guandan_fast.cli.text import combo_parts
 
-__all__ = ["Action", "TrickTracker", "action_json", "card_json", "cards_json", "eval_command", "table_view"]
+__all__ = ["Action", "TrickTracker", "action_json", "card_json", "cards_json", "eval_command", "settlement", "table_view"]
 
 Action = Union[gf.Combo, gf.Pass, gf.Tribute, gf.Return]
 PLACES = ("1st", "2nd", "3rd", "4th")
@@ -95,12 +95,14 @@ def eval_command(game: gf.Game) -> str:
     return f"guandan-fast eval '{game.position()}'" + (f" {flags}" if flags else "")
 
 
-def _settlement(game: gf.Game) -> Optional[dict[str, Any]]:
-    if game.phase not in ("deal_over", "game_over", "match_over") or game.last_result is None:
+def settlement(game: gf.Game) -> Optional[dict[str, Any]]:
+    """Once a deal is over: its settlement (``Game.last_result``) with its finishing order and level."""
+    last = game.last_result
+    if game.phase not in ("deal_over", "game_over", "match_over") or last is None:
         return None
-    r = dict(game.last_result)
-    r["levels"] = list(r["levels"])
-    r["a_fails"] = list(r["a_fails"])
+    r: dict[str, Any] = dict(last)
+    r["levels"] = list(last["levels"])
+    r["a_fails"] = list(last["a_fails"])
     r["finish_order"] = list(game.finish_order)
     r["level"] = game.level
     return r
@@ -186,7 +188,7 @@ def table_view(
         "seats": seats,
         "tribute": _tribute(game),
         "log": [[s, action_json(a), t] for s, a, t in tracker.log],
-        "result": _settlement(game),
+        "result": settlement(game),
         "choices": _choices(game) if mover is not None and mover in human else None,
     }
     if game.phase == "play":

@@ -30,6 +30,7 @@ class App {
     });
     document.addEventListener("keydown", (e) => this.onKey(e));
     await this.route();
+    document.body.dataset.ready = "1";
   }
 
   setHash(hash) {

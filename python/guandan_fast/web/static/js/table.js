@@ -51,7 +51,10 @@ function seatPlate(view, seat, bottom, humans) {
   const s = view.seats[seat];
   const plate = el("div", `plate team-${seat % 2}` + (view.to_move === seat ? " to-move" : ""));
   plate.appendChild(el("span", "seat-no", String(seat)));
-  plate.appendChild(el("span", "seat-name", seatLabel(view, seat, bottom, humans)));
+  const name = el("span", "seat-name", seatLabel(view, seat, bottom, humans));
+  name.title = s.name;
+  plate.appendChild(name);
+  if (!s.human && humans && humans.length) plate.appendChild(el("span", "bot-tag", "bot"));
   if (s.place) plate.appendChild(el("span", "place", PLACES[s.place - 1]));
   else plate.appendChild(el("span", "count", `${s.count}`)).title = `${s.count} cards left`;
   if (view.to_move === seat) plate.appendChild(el("span", "turn", view.phase === "play" ? "to play" : view.phase === "tribute" ? "pays tribute" : "returns"));

@@ -1,0 +1,59 @@
+"""What the web tests share: records made by the engine's own referee and
+tournaments, and a person's simple strategy at a table."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import guandan_fast as gf
+from guandan_fast.platform import Ask, Record, Referee
+from guandan_fast.web.table import Table
+
+
+def platform_record(games: int = 1, seed: int = 4) -> str:
+    """A ``serve --record`` file's text: seat 0 a client that plays the last listed action, three greedy bots."""
+    ref = Referee({0: "north"}, bots={1: "greedy", 2: "greedy", 3: "greedy"}, games=games, seed=seed)
+    events = ref.start()
+    lines: list[dict[str, Any]] = []
+    while True:
+        lines += [e.line for e in events if isinstance(e, Record)]
+        if ref.over:
+            break
+        if ref.bot is not None:
+            events = ref.play_bot()
+        else:
+            act = [e for e in events if isinstance(e, Ask)][-1].message
+            events = ref.receive(ref.awaiting, {"actIndex": act["indexRange"]})
+    return "".join(json.dumps(line) + "\n" for line in lines)
+
+
+def tournament_json(records: bool = True) -> str:
+    """A small tournament's JSON, with every game's record when `records`."""
+    r = gf.Tournament(["greedy", "random", "random"], max_deals=3, seed=3).run(keep_games=records)
+    return r.to_json(records=records)
+
+
+def play_simply(table: Table, *, deals: int = 1) -> None:
+    """Plays the people's seats until `deals` deals are over: pass when
+    following, lead the lowest card, give the first card allowed."""
+    done = 0
+    while True:
+        g = table.game
+        if g.phase in ("deal_over", "game_over", "match_over"):
+            done += 1
+            if done >= deals or g.phase == "match_over":
+                return
+            table.next_deal()
+            continue
+        if table.bot is not None:
+            assert table.apply_bot(table.decide_bot())
+            continue
+        v = table.view()
+        choices = v["choices"]
+        if choices["kind"] in ("tribute", "return"):
+            table.receive({"type": "play", "cards": [choices["cards"][0]]})
+        elif choices["can_pass"]:
+            table.receive({"type": "pass"})
+        else:
+            table.receive({"type": "play", "cards": [v["seats"][v["viewer"]]["hand"][0]["c"]]})
