@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import platform_record, tournament_json
+from web_helpers import platform_record, referee_steps, tournament_json
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx2")
@@ -284,3 +284,79 @@ def test_the_command_line_refuses_bad_options(capsys: pytest.CaptureFixture[str]
     assert main(["web", "--watch", str(tmp_path / "bad.txt")]) == 2
     err = capsys.readouterr().err
     assert err.count("error: ") == 6 and "Traceback" not in err
+
+
+def test_live_tables_of_a_platform_server_are_read_only_views() -> None:
+    from guandan_fast.web.live import LiveTables
+
+    live = LiveTables()
+    ref = referee_steps(live, 12)
+    with TestClient(create_app(Settings(live=live))) as c:
+        assert c.get("/api/config").json()["live"] is True
+        tables = c.get("/api/live").json()["tables"]
+        assert [t["table"] for t in tables] == [0] and tables[0]["names"][0] == "north"
+        view = c.get("/api/live/0").json()
+        assert len(view["log"]) == len(ref.game.history) and all(s["hand"] is not None for s in view["seats"])
+        assert [s["count"] for s in view["seats"]] == list(ref.game.hand_sizes)
+        assert c.get("/api/live/7").status_code == 404 and c.get("/api/live/x").status_code == 404
+        with c.websocket_connect("/ws/live/0") as ws:
+            first = ws.receive_json()
+            assert first["type"] == "live" and first["view"]["version"] == view["version"]
+            for _ in range(3):
+                ws.send_json({"type": "play", "cards": ["As"]})
+                assert "read-only" in _receive_until(ws, lambda m: m["type"] == "error")["message"]
+        with pytest.raises(WebSocketDisconnect):
+            with c.websocket_connect("/ws/live/3") as ws:
+                ws.receive_json()
+    with TestClient(create_app(Settings())) as c:
+        assert c.get("/api/live").json() == {"tables": []} and c.get("/api/live/0").status_code == 404
+
+
+def test_a_live_table_follows_the_match_across_its_deals() -> None:
+    from guandan_fast.web.live import LiveTables
+
+    live = LiveTables()
+    versions = []
+    live.listen(lambda: versions.append(live.version(0)))
+    ref = referee_steps(live, 10_000)
+    assert ref.over and versions == sorted(versions) and len(set(versions)) == len(versions)
+    view = live.view(0)
+    assert view is not None and view["over"] and view["tallies"]["type"] == "result"
+    assert view["phase"] == "match_over" and view["finish_order"] == ref.game.deals[-1]["finish_order"]
+
+
+def test_serve_web_spectates_its_tables(tmp_path: Path) -> None:
+    import json
+    import os
+    import signal
+    import urllib.request
+
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "guandan_fast", "serve", "--port", "0", "--web", "0", "--tables", "2",
+         "--bots", "1:greedy,2:greedy,3:greedy", "--seed", "3"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )
+    try:
+        assert serve.stdout is not None
+        lines = [serve.stdout.readline(), serve.stdout.readline()]
+        web = re.search(r"(http://127\.0\.0\.1:\d+/)", "".join(lines))
+        port = re.search(r"ws://127\.0\.0\.1:(\d+)/", "".join(lines))
+        assert web and port, lines
+        client = subprocess.run(
+            [sys.executable, "-m", "guandan_fast", "connect", f"ws://127.0.0.1:{port.group(1)}/game/me", "--bot", "greedy"],
+            capture_output=True, text=True, timeout=120,
+        )
+        assert client.returncode == 0, client.stderr
+        with urllib.request.urlopen(web.group(1) + "api/live", timeout=10) as r:
+            tables = json.loads(r.read())["tables"]
+        assert tables and tables[0]["over"] and tables[0]["names"][0] == "me"
+        with urllib.request.urlopen(web.group(1), timeout=10) as r:
+            assert b"Live" in r.read()
+    finally:
+        serve.send_signal(signal.SIGINT)
+        try:
+            serve.communicate(timeout=30)
+        finally:
+            serve.kill()
+    assert serve.returncode == 130

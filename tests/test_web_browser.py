@@ -13,21 +13,19 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import threading
-import time
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-from web_helpers import platform_record
+from web_helpers import LiveMatch, platform_record
 
 uvicorn = pytest.importorskip("uvicorn")
 pytest.importorskip("starlette")
 sync_api = pytest.importorskip("playwright.sync_api")
 
 from guandan_fast.web import create_app  # noqa: E402
-from guandan_fast.web.app import MAX_MESSAGE, Settings  # noqa: E402
+from guandan_fast.web.app import Settings  # noqa: E402
+from guandan_fast.web.serving import ServerThread, bind  # noqa: E402
 
 
 def _chromium() -> str | None:
@@ -50,33 +48,9 @@ pytestmark = pytest.mark.skipif(
 WAIT_MS = 20_000
 
 
-class _Server:
+def _server(settings: Settings) -> ServerThread:
     """The web app under uvicorn in a thread, on 127.0.0.1 and a free port."""
-
-    def __init__(self, settings: Settings) -> None:
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.bind(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}/"
-        config = uvicorn.Config(create_app(settings), ws="websockets-sansio", ws_max_size=MAX_MESSAGE,
-                                log_level="warning", lifespan="off", access_log=False)
-        self.server = uvicorn.Server(config)
-        self.server.install_signal_handlers = lambda: None  # type: ignore[method-assign,unused-ignore]  # older uvicorn
-        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
-
-    def __enter__(self) -> _Server:
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the web server did not start")
-            time.sleep(0.02)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=20)
-        self.sock.close()
-        assert not self.thread.is_alive(), "the web server did not stop"
+    return ServerThread(create_app(settings), bind("127.0.0.1", 0))
 
 
 @pytest.fixture(scope="module")
@@ -143,7 +117,7 @@ def _move(page: Any) -> bool:
 
 def test_play_a_whole_deal_by_clicking(browser: Any, tmp_path: Path) -> None:
     settings = Settings(bots={1: "greedy", 2: "greedy", 3: "greedy"}, seed=3, delay=0, playouts=100)
-    with _Server(settings) as server:
+    with _server(settings) as server:
         p = _Page(browser, server.url)
         page = p.page
         page.goto(server.url)
@@ -166,7 +140,7 @@ def test_play_a_whole_deal_by_clicking(browser: Any, tmp_path: Path) -> None:
 
 def test_a_hint_shows_its_progress_and_every_action(browser: Any, tmp_path: Path) -> None:
     settings = Settings(bots={1: "mc:100", 2: "mc:100", 3: "mc:100"}, seed=8, delay=0, playouts=400)
-    with _Server(settings) as server:
+    with _server(settings) as server:
         p = _Page(browser, server.url)
         page = p.page
         page.goto(server.url)
@@ -193,7 +167,7 @@ def test_a_hint_shows_its_progress_and_every_action(browser: Any, tmp_path: Path
 def test_open_a_record_and_step_to_the_last_deal(browser: Any, tmp_path: Path) -> None:
     record = tmp_path / "match.jsonl"
     record.write_text(platform_record(games=1, seed=4))
-    with _Server(Settings(bots={1: "greedy"}, seed=1, delay=0, playouts=100)) as server:
+    with _server(Settings(bots={1: "greedy"}, seed=1, delay=0, playouts=100)) as server:
         p = _Page(browser, server.url)
         page = p.page
         page.goto(server.url + "#watch")
@@ -227,7 +201,7 @@ def test_open_a_record_and_step_to_the_last_deal(browser: Any, tmp_path: Path) -
 
 
 def test_the_table_fits_a_phone_in_landscape(browser: Any) -> None:
-    with _Server(Settings(bots={1: "greedy", 2: "greedy", 3: "greedy"}, seed=3, delay=0)) as server:
+    with _server(Settings(bots={1: "greedy", 2: "greedy", 3: "greedy"}, seed=3, delay=0)) as server:
         p = _Page(browser, server.url, viewport=(844, 390))
         page = p.page
         page.goto(server.url)
@@ -236,4 +210,26 @@ def test_the_table_fits_a_phone_in_landscape(browser: Any) -> None:
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 844
         last = page.locator(".hand .card").last.bounding_box()
         assert last is not None and last["x"] + last["width"] <= 844 and last["y"] + last["height"] <= 390 + 1
+        p.close()
+
+
+def test_spectate_a_live_platform_table(browser: Any) -> None:
+    from guandan_fast.web.live import LiveTables
+
+    live = LiveTables()
+    match = LiveMatch(live)
+    match.step(5)
+    with _server(Settings(live=live)) as server:
+        p = _Page(browser, server.url)
+        page = p.page
+        page.goto(server.url + "#live")
+        page.wait_for_selector("#live-table .seat")
+        assert page.is_visible("#tab-live")
+        for seat in range(4):
+            assert page.locator(f"#live-table .seat[data-seat='{seat}'] .card:not(.back)").count() == len(match.ref.game.hands[seat])
+        before = sum(match.ref.game.hand_sizes)
+        match.step(12)  # the server's moves reach the page
+        after = sum(match.ref.game.hand_sizes)
+        assert after < before
+        page.wait_for_function(f"() => document.querySelectorAll('#live-table .seat .card:not(.back)').length === {after}")
         p.close()

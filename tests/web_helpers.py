@@ -57,3 +57,33 @@ def play_simply(table: Table, *, deals: int = 1) -> None:
             table.receive({"type": "pass"})
         else:
             table.receive({"type": "play", "cards": [v["seats"][v["viewer"]]["hand"][0]["c"]]})
+
+
+class LiveMatch:
+    """A platform match (seat 0 a client playing its last listed action, three
+    greedy bots) stepped by hand, each step shown to `live` as a server would."""
+
+    def __init__(self, live: Any, seed: int = 4) -> None:
+        self.live = live
+        self.ref = Referee({0: "north"}, bots={1: "greedy", 2: "greedy", 3: "greedy"}, seed=seed)
+        self.events = self.ref.start()
+        live.update(self.ref)
+
+    def step(self, steps: int = 1) -> None:
+        ref = self.ref
+        for _ in range(steps):
+            if ref.over:
+                return
+            if ref.bot is not None:
+                self.events = ref.play_bot()
+            else:
+                act = [e for e in self.events if isinstance(e, Ask)][-1].message
+                self.events = ref.receive(ref.awaiting, {"actIndex": act["indexRange"]})
+            self.live.update(ref)
+
+
+def referee_steps(live: Any, steps: int) -> Any:
+    """The referee of a `LiveMatch` after its first `steps` steps."""
+    m = LiveMatch(live)
+    m.step(steps)
+    return m.ref

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
-import socket
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,7 +22,7 @@ from guandan_fast.cli.options import (
 if TYPE_CHECKING:
     from guandan_fast.cli.options import Subparsers
 
-__all__ = ["DEFAULT_BOTS", "add_parser", "needs_web", "run_web"]
+__all__ = ["DEFAULT_BOTS", "add_parser", "needs_web", "run_web", "warn_if_open"]
 
 #: The bots of a table when --bots is not given: you in seat 0 against three Monte Carlo players.
 DEFAULT_BOTS = "1:mc:200,2:mc:200,3:mc:200"
@@ -59,32 +58,23 @@ def add_parser(sub: Subparsers) -> None:
     p.set_defaults(func=run_web)
 
 
-def _bind(host: str, port: int) -> socket.socket:
+def warn_if_open(host: str) -> None:
+    """Warns on stderr when the page is served beyond this machine."""
     try:
-        family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((host, port))
-    except OSError as e:
-        raise CliError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
-    return sock
-
-
-def _loopback(host: str) -> bool:
-    try:
-        return ipaddress.ip_address(host).is_loopback
+        loopback = ipaddress.ip_address(host).is_loopback
     except ValueError:
-        return host == "localhost"
+        loopback = host == "localhost"
+    if not loopback:
+        print(f"warning: {host} is not a loopback address: anyone who reaches it can use the tables", file=sys.stderr)
 
 
 def run_web(args: argparse.Namespace) -> int:
     """Serves the page until Ctrl-C."""
     needs_web()
-    import uvicorn
-
     from guandan_fast.platform import parse_bots
-    from guandan_fast.web.app import MAX_MESSAGE, Settings, create_app, open_record
+    from guandan_fast.web.app import Settings, create_app, open_record
     from guandan_fast.web.records import RecordError
+    from guandan_fast.web.serving import bind, make_server, url_of
 
     bots = {} if args.bots.strip().lower() == "none" else parse_bots(args.bots)
     if args.playouts > 20_000:
@@ -101,18 +91,14 @@ def run_web(args: argparse.Namespace) -> int:
             watch = open_record(app, text)
         except RecordError as e:
             raise CliError(f"{args.watch}: {e}") from None
-    sock = _bind(args.host, args.port)
-    host, port = sock.getsockname()[:2]
-    shown = f"[{host}]" if ":" in host else host
-    print(f"the web table is at http://{shown}:{port}/  (Ctrl-C stops it)", flush=True)
+    sock = bind(args.host, args.port)
+    url = url_of(sock)
+    print(f"the web table is at {url}  (Ctrl-C stops it)", flush=True)
     if watch is not None:
-        print(f"{args.watch}: http://{shown}:{port}/#watch/{watch}", flush=True)
-    if not _loopback(host):
-        print(f"warning: {host} is not a loopback address: anyone who reaches it can use the tables", file=sys.stderr)
-    config = uvicorn.Config(app, ws="websockets-sansio", ws_max_size=MAX_MESSAGE, log_level="warning", lifespan="off", access_log=False)
-    server = uvicorn.Server(config)
+        print(f"{args.watch}: {url}#watch/{watch}", flush=True)
+    warn_if_open(args.host)
     try:
-        server.run(sockets=[sock])
+        make_server(app).run(sockets=[sock])
     finally:
         sock.close()
     return 0

@@ -8,7 +8,9 @@ on the event loop; a move stops the hint under way.
 Routes (docs/web.md): ``GET /`` the page, ``/static/...`` its files,
 ``GET /api/config``, ``POST /api/tables``, ``GET /api/tables/{id}``,
 ``WS /ws/tables/{id}``, ``POST /api/records``, ``GET /api/records/{id}``,
-``GET /api/records/{id}/steps/{step}``, ``WS /ws/records/{id}``. A bad
+``GET /api/records/{id}/steps/{step}``, ``WS /ws/records/{id}``, and for a
+platform server's tables ``GET /api/live``, ``GET /api/live/{table}``,
+``WS /ws/live/{table}``. A bad
 request gets a 4xx with ``{"error": "..."}``, never a traceback.
 """
 
@@ -36,6 +38,7 @@ import guandan_fast as gf
 from guandan_fast.arguments import check_int
 from guandan_fast.platform.seating import check_bots
 from guandan_fast.web.hints import Hint, run_hint
+from guandan_fast.web.live import LiveTables
 from guandan_fast.web.records import Recording, RecordError, read_recording
 from guandan_fast.web.table import PageError, Table
 from guandan_fast.web.views import action_json
@@ -56,7 +59,8 @@ class Settings:
     """What the command line sets: the bots of a new table (seat -> policy),
     the rules, the seed of the first table (None: a random one), the pause
     before each bot move, the default hint size, and how many tables and
-    records the server keeps (the oldest idle one goes first)."""
+    records the server keeps (the oldest idle one goes first); `live`, the
+    tables of a platform server in the same process to spectate."""
 
     bots: dict[int, str] = field(default_factory=lambda: {1: "mc:200", 2: "mc:200", 3: "mc:200"})
     rules: gf.Rules = field(default_factory=gf.Rules)
@@ -65,6 +69,8 @@ class Settings:
     playouts: int = 400
     max_tables: int = 32
     max_records: int = 16
+    #: The platform server's tables to spectate (``guandan-fast serve --web``), if any.
+    live: Optional[LiveTables] = None
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -339,6 +345,7 @@ def create_app(settings: Optional[Settings] = None) -> Starlette:
             "playouts": settings.playouts,
             "max_playouts": MAX_PLAYOUTS,
             "delay": settings.delay,
+            "live": settings.live is not None,
         })
 
     async def new_table(request: Request) -> Response:
@@ -462,6 +469,59 @@ def create_app(settings: Optional[Settings] = None) -> Starlette:
         finally:
             hub.hints.stop()
 
+    def live_table(text: str) -> int:
+        if settings.live is None:
+            raise HTTPException(404, "no live tables: spectating is for guandan-fast serve --web")
+        if not text.isdigit() or len(text) > 12 or settings.live.version(int(text)) is None:
+            raise HTTPException(404, f"no live table {text[:20]!r}: see /api/live")
+        return int(text)
+
+    async def live_list(request: Request) -> Response:
+        return JSONResponse({"tables": settings.live.tables() if settings.live is not None else []})
+
+    async def live_view(request: Request) -> Response:
+        table = live_table(request.path_params["table"])
+        assert settings.live is not None
+        return JSONResponse(settings.live.view(table))
+
+    async def live_socket(ws: WebSocket) -> None:
+        try:
+            table = live_table(ws.path_params["table"])
+        except HTTPException:
+            await ws.close(code=4404, reason="no such live table")
+            return
+        live = settings.live
+        assert live is not None
+        await ws.accept()
+        peer = _Peer(ws)
+        loop = asyncio.get_running_loop()
+        changed = asyncio.Event()
+
+        def wake() -> None:
+            loop.call_soon_threadsafe(changed.set)
+
+        async def push() -> None:
+            sent = None
+            while True:
+                view = await asyncio.to_thread(live.view, table)
+                if view is not None and view["version"] != sent:
+                    await peer.send({"type": "live", "view": view})
+                    sent = view["version"]
+                await changed.wait()
+                changed.clear()
+                await asyncio.sleep(0.1)  # at most about ten views a second
+
+        live.listen(wake)
+        task = asyncio.ensure_future(push())
+        try:
+            async for _msg, _problem in _messages(ws):
+                await peer.send({"type": "error", "message": "a live table is read-only"})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            live.unlisten(wake)
+            task.cancel()
+
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
         return _error(exc.status_code, str(exc.detail))
@@ -480,6 +540,9 @@ def create_app(settings: Optional[Settings] = None) -> Starlette:
         Route("/api/records/{rid}/steps/{step}", get_step),
         WebSocketRoute("/ws/tables/{tid}", table_socket),
         WebSocketRoute("/ws/records/{rid}", record_socket),
+        Route("/api/live", live_list),
+        Route("/api/live/{table}", live_view),
+        WebSocketRoute("/ws/live/{table}", live_socket),
         Mount("/static", StaticFiles(directory=str(static)), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: server_error})

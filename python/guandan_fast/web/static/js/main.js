@@ -2,6 +2,7 @@
 // (#play/TABLE, #watch/RECORD/STEP), the status line, the keyboard.
 
 import { api } from "./net.js";
+import { LiveView } from "./live.js";
 import { PlayView } from "./play.js";
 import { WatchView } from "./watch.js";
 
@@ -22,6 +23,8 @@ class App {
     }
     this.play = new PlayView(this);
     this.watch = new WatchView(this);
+    this.live = new LiveView(this);
+    document.getElementById("tab-live").hidden = !this.config.live;
     for (const tab of document.querySelectorAll(".tab")) {
       tab.addEventListener("click", () => this.open(tab.dataset.view));
     }
@@ -40,24 +43,28 @@ class App {
 
   async open(name) {
     if (name === "play") await this.showView("play", this.play.tid);
+    else if (name === "live") await this.showView("live", this.live.table);
     else await this.showView("watch", this.watch.rid, this.watch.rid ? this.watch.step : undefined);
   }
 
   async route() {
     const [name, id, step] = location.hash.replace(/^#/, "").split("/");
     if (name === "watch") await this.showView("watch", id, step === undefined ? undefined : Number(step));
+    else if (name === "live" && this.config.live) await this.showView("live", id === undefined ? undefined : Number(id));
     else await this.showView("play", id);
   }
 
   async showView(name, id, step) {
     this.current = name;
-    for (const v of ["play", "watch"]) {
+    for (const v of ["play", "watch", "live"]) {
       document.getElementById(`view-${v}`).hidden = v !== name;
       const tab = document.getElementById(`tab-${v}`);
       tab.classList.toggle("active", v === name);
       tab.setAttribute("aria-selected", v === name ? "true" : "false");
     }
+    if (name !== "live") this.live.hide();
     if (name === "play") await this.play.show(id);
+    else if (name === "live") await this.live.show(id);
     else {
       if (!id) this.setHash("watch");
       await this.watch.show(id, step);
@@ -68,7 +75,7 @@ class App {
     const t = e.target;
     if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) return;
     if (document.querySelector("dialog[open]")) return;
-    const view = this.current === "play" ? this.play : this.watch;
+    const view = this.current === "play" ? this.play : this.current === "watch" ? this.watch : null;
     if (view && view.key(e)) e.preventDefault();
   }
 
