@@ -205,7 +205,7 @@ def test_the_table_fits_a_phone_in_landscape(browser: Any) -> None:
         p = _Page(browser, server.url, viewport=(844, 390))
         page = p.page
         page.goto(server.url)
-        page.wait_for_selector(".hand .card")
+        page.wait_for_selector("#pass-btn")  # the person's turn: the table stays still
         box = page.locator(".seat-bottom .hand").bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 844
         last = page.locator(".hand .card").last.bounding_box()

@@ -143,7 +143,8 @@ class Table:
     def selection(self, cards: object) -> dict[str, Any]:
         """What the selected cards can be now: the legal plays of exactly these
         cards (several when they declare several ways), and some plays that hold
-        them and more; or why they are no play."""
+        them and more (the smallest first, one per declaration); or why they
+        are no play."""
         chosen = _card_list(cards)
         self._human_to_move()
         g = self.game
@@ -168,9 +169,9 @@ class Table:
         if want in g.hands[g.current_player or 0]:
             bigger = [a for a in g.legal_actions("cards") if isinstance(a, gf.Combo) and len(a) > len(want) and want in a.cards]
             bigger.sort(key=len)
-            seen: set[tuple[str, str]] = set()
-            for a in bigger:
-                key = (a.label, str(a.cards))
+            seen: set[str] = set()
+            for a in bigger:  # one per declaration: the engine's first cards for it
+                key = a.label
                 if key not in seen:
                     seen.add(key)
                     out["extends"].append(action_json(a))

@@ -105,27 +105,32 @@ function bigHand(s, opts) {
   return row;
 }
 
+// Who in the tribute strip: you and your partner by name, else the seat number.
+function who(view, seat, bottom, humans) {
+  return humans && humans.length === 1 ? seatLabel(view, seat, bottom, humans) : `seat ${seat}`;
+}
+
 function tributeStrip(view, bottom, humans) {
   const t = view.tribute;
   if (!t) return null;
   const strip = el("div", "tribute-strip");
   if (t.kind === "resisted") {
-    const who = (t.resisters || []).map((s) => seatLabel(view, s, bottom, humans)).join(" and ");
+    const who = (t.resisters || []).map((s) => who(view, s, bottom, humans)).join(" and ");
     strip.appendChild(el("span", "tag resist", "抗贡"));
     strip.appendChild(el("span", "", `No tribute: ${who || "the payers"} hold${(t.resisters || []).length === 1 ? "s" : ""} both big jokers.`));
     return strip;
   }
   strip.appendChild(el("span", "tag", t.kind === "double" ? "Double tribute 双贡" : "Tribute 进贡"));
-  if (!t.tributes.length) strip.appendChild(el("span", "muted", `${t.givers.map((s) => seatLabel(view, s, bottom, humans)).join(" and ")} to pay`));
+  if (!t.tributes.length) strip.appendChild(el("span", "muted", `${t.givers.map((s) => who(view, s, bottom, humans)).join(" and ")} to pay`));
   for (const [g, r, card] of t.tributes) {
     const item = el("span", "tr-item");
-    item.appendChild(el("span", "", `${seatLabel(view, g, bottom, humans)} → ${r === null ? "?" : seatLabel(view, r, bottom, humans)}`));
+    item.appendChild(el("span", "", `${who(view, g, bottom, humans)} → ${r === null ? "?" : who(view, r, bottom, humans)}`));
     item.appendChild(cardEl(card, "micro"));
     strip.appendChild(item);
   }
   for (const [r, g, card] of t.returns) {
     const item = el("span", "tr-item back");
-    item.appendChild(el("span", "", `${seatLabel(view, r, bottom, humans)} returns → ${seatLabel(view, g, bottom, humans)}`));
+    item.appendChild(el("span", "", `${who(view, r, bottom, humans)} returns → ${who(view, g, bottom, humans)}`));
     item.appendChild(cardEl(card, "micro"));
     strip.appendChild(item);
   }
