@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-from web_helpers import LiveMatch, platform_record
+from web_helpers import LiveMatch, platform_record, play_simply
 
 uvicorn = pytest.importorskip("uvicorn")
 pytest.importorskip("starlette")
@@ -232,4 +232,44 @@ def test_spectate_a_live_platform_table(browser: Any) -> None:
         after = sum(match.ref.game.hand_sizes)
         assert after < before
         page.wait_for_function(f"() => document.querySelectorAll('#live-table .seat .card:not(.back)').length === {after}")
+        p.close()
+
+
+def _tribute_seed() -> tuple[int, str]:
+    """A seed at which the simple strategy's first deal leaves seat 0 to pay tribute or return a card in the second."""
+    from guandan_fast.web.table import Table
+
+    for seed in range(60):
+        t = Table({1: "greedy", 2: "greedy", 3: "greedy"}, seed=seed)
+        play_simply(t)
+        if t.game.phase != "deal_over":
+            continue
+        t.next_deal()
+        while t.bot is not None and t.game.phase in ("tribute", "return"):
+            t.apply_bot(t.decide_bot())
+        if t.game.phase in ("tribute", "return") and t.game.current_player == 0:
+            return seed, t.game.phase
+    pytest.fail("no seed below 60 gives seat 0 a tribute or a return")
+
+
+def test_pay_tribute_by_clicking(browser: Any) -> None:
+    seed, phase = _tribute_seed()
+    with _server(Settings(bots={1: "greedy", 2: "greedy", 3: "greedy"}, seed=seed, delay=0)) as server:
+        p = _Page(browser, server.url)
+        page = p.page
+        page.goto(server.url)
+        moves = 0
+        while moves < 200 and _move(page):  # the same moves as play_simply: the same match
+            moves += 1
+        page.click("#next-deal")
+        prompt = page.wait_for_selector(".bar-main .prompt:has-text('进贡'), .bar-main .prompt:has-text('还贡')")
+        assert ("进贡" in prompt.inner_text()) == (phase == "tribute")
+        allowed = page.get_attribute(".allowed .card >> nth=0", "data-card")
+        index = page.locator(".hand .card").evaluate_all(f"(cards) => cards.findIndex((c) => c.dataset.card === {allowed!r})")
+        others = page.locator(".hand .card.dim").count()
+        assert others > 0  # the cards that may not be given are dimmed
+        _click_card(page, index)
+        page.click(".play-btn")
+        page.wait_for_selector("#play-log .log-trick:has-text('Tribute')")
+        assert page.locator(".tribute-strip").count() == 1
         p.close()
