@@ -115,9 +115,9 @@ function tributeStrip(view, bottom, humans) {
   if (!t) return null;
   const strip = el("div", "tribute-strip");
   if (t.kind === "resisted") {
-    const who = (t.resisters || []).map((s) => who(view, s, bottom, humans)).join(" and ");
+    const holders = (t.resisters || []).map((s) => who(view, s, bottom, humans)).join(" and ");
     strip.appendChild(el("span", "tag resist", "抗贡"));
-    strip.appendChild(el("span", "", `No tribute: ${who || "the payers"} hold${(t.resisters || []).length === 1 ? "s" : ""} both big jokers.`));
+    strip.appendChild(el("span", "", `No tribute: ${holders || "the payers"} hold${(t.resisters || []).length === 1 ? "s" : ""} both big jokers.`));
     return strip;
   }
   strip.appendChild(el("span", "tag", t.kind === "double" ? "Double tribute 双贡" : "Tribute 进贡"));
