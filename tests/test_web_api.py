@@ -93,6 +93,15 @@ def test_a_table_is_made_and_read_back(client: TestClient) -> None:
     assert r.json()["view"]["humans"] == [0, 1, 2, 3]
 
 
+def test_a_table_starts_from_a_position(client: TestClient) -> None:
+    game = gf.Game(hands=["3c 4d 5s 6h 2h 9s 9d", "Ks Kd", "As Ac", "Qs Qd"], leader=0)
+    r = client.post("/api/tables", json={"position": game.position(), "bots": {"1": "greedy", "2": "greedy", "3": "greedy"}})
+    assert r.status_code == 201
+    view = r.json()["view"]
+    assert view["position"] == game.position() and view["to_move"] == 0
+    assert [c["c"] for c in view["seats"][0]["hand"]] == [str(c) for c in game.hands[0].sorted("2")]
+
+
 @pytest.mark.parametrize(
     "body, why",
     [
@@ -105,6 +114,8 @@ def test_a_table_is_made_and_read_back(client: TestClient) -> None:
         (b'{"seed": true}', "seed"),
         (b'{"seat": 1}', "unknown field"),
         (b'{"names": [1]}', "names"),
+        (b'{"position": 5}', "position string"),
+        (b'{"position": "gf2 nonsense"}', "bad position"),
     ],
 )
 def test_a_bad_table_request_gets_a_400_with_a_reason(client: TestClient, body: bytes, why: str) -> None:

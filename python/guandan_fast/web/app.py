@@ -251,10 +251,11 @@ async def _body(request: Request) -> bytes:
 
 
 def _table_options(doc: dict[str, Any], settings: Settings) -> dict[str, Any]:
-    """A new table's bots, seed and names from a request body (the settings' where left out)."""
-    unknown = set(doc) - {"bots", "seed", "names"}
+    """A new table's bots, seed, names and starting game (a position string's,
+    else None: a new match) from a request body (the settings' where left out)."""
+    unknown = set(doc) - {"bots", "seed", "names", "position"}
     if unknown:
-        raise HTTPException(400, f"unknown field(s) {sorted(unknown)}: a table takes bots, seed, names")
+        raise HTTPException(400, f"unknown field(s) {sorted(unknown)}: a table takes bots, seed, names, position")
     bots: dict[int, str] = settings.bots
     if doc.get("bots") is not None:
         given = doc["bots"]
@@ -271,7 +272,16 @@ def _table_options(doc: dict[str, Any], settings: Settings) -> dict[str, Any]:
     if names is not None and (not isinstance(names, dict) or not all(isinstance(v, str) for v in names.values())):
         raise HTTPException(400, "names must map seats \"0\"..\"3\" to text")
     given_names = {int(k): v for k, v in (names or {}).items() if k in ("0", "1", "2", "3")}
-    return {"bots": bots, "seed": seed, "names": given_names}
+    game = None
+    position = doc.get("position")
+    if position is not None:
+        if not isinstance(position, str) or len(position) > 4096:
+            raise HTTPException(400, "position must be a position string (gf2 ..., as Game.position() writes it)")
+        try:
+            game = gf.Game.from_position(position.strip(), settings.rules)
+        except gf.GuandanError as e:
+            raise HTTPException(400, f"bad position: {e}") from None
+    return {"bots": bots, "seed": seed, "names": given_names, "game": game}
 
 
 class _Store:
@@ -351,7 +361,7 @@ def create_app(settings: Optional[Settings] = None) -> Starlette:
     async def new_table(request: Request) -> Response:
         options = _table_options(_json_body(await _body(request)), settings)
         try:
-            table = Table(options["bots"], seed=options["seed"], rules=settings.rules, names=options["names"])
+            table = Table(options["bots"], seed=options["seed"], rules=settings.rules, names=options["names"], game=options["game"])
         except gf.GuandanError as e:
             raise HTTPException(400, str(e)) from None
         tid = store.add_table(table)

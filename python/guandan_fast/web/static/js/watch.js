@@ -4,7 +4,7 @@
 
 import { el, labelText, rankText } from "./cards.js";
 import { renderHint } from "./hint.js";
-import { api, socket } from "./net.js";
+import { api, postJSON, socket } from "./net.js";
 import { renderTable, seatLabel } from "./table.js";
 
 export class WatchView {
@@ -23,6 +23,7 @@ export class WatchView {
     document.getElementById("record-open").addEventListener("click", () => this.openText(document.getElementById("record-text").value));
     document.getElementById("watch-close").addEventListener("click", () => this.close());
     document.getElementById("watch-copy").addEventListener("click", () => this.copy());
+    document.getElementById("watch-play").addEventListener("click", () => this.playFromHere());
     document.getElementById("tl-prev").addEventListener("click", () => this.go(this.step - 1));
     document.getElementById("tl-next").addEventListener("click", () => this.go(this.step + 1));
     document.getElementById("tl-first").addEventListener("click", () => this.go(this.deal().first));
@@ -210,6 +211,21 @@ export class WatchView {
     }
   }
 
+  async playFromHere() {
+    // A new Play table from this step's position: you in the seat to play, the bots of the command line's first bot in the others.
+    const v = this.view;
+    if (!v || !v.position) return;
+    const policy = Object.values(this.app.config.bots)[0] || "mc:200";
+    const bots = {};
+    for (let s = 0; s < 4; s++) if (s !== v.to_move) bots[String(s)] = policy;
+    try {
+      const data = await postJSON("/api/tables", { position: v.position, bots });
+      await this.app.showView("play", data.id);
+    } catch (e) {
+      this.app.flash(e.message, true);
+    }
+  }
+
   renderDeals() {
     const box = document.getElementById("tl-deals");
     box.replaceChildren();
@@ -277,6 +293,7 @@ export class WatchView {
     document.getElementById("tl-prev").disabled = this.step <= 0;
     document.getElementById("tl-next").disabled = this.step >= s.steps - 1;
     document.getElementById("watch-copy").disabled = !v.eval_command;
+    document.getElementById("watch-play").disabled = !v.position;
     this.renderSteps();
     this.renderHint();
   }
