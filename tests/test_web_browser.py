@@ -11,18 +11,21 @@ temporary folder, or to the folder named by ``GUANDAN_FAST_SCREENSHOTS``
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import urllib.request
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-from web_helpers import LiveMatch, platform_record, play_simply
+from web_helpers import LiveMatch, platform_record, play_simply, resisted_record
 
 uvicorn = pytest.importorskip("uvicorn")
 pytest.importorskip("starlette")
 sync_api = pytest.importorskip("playwright.sync_api")
 
+import guandan_fast as gf  # noqa: E402
 from guandan_fast.web import create_app  # noqa: E402
 from guandan_fast.web.app import Settings  # noqa: E402
 from guandan_fast.web.serving import ServerThread, bind  # noqa: E402
@@ -115,8 +118,18 @@ def _move(page: Any) -> bool:
     return True
 
 
-def test_play_a_whole_deal_by_clicking(browser: Any, tmp_path: Path) -> None:
-    settings = Settings(bots={1: "greedy", 2: "greedy", 3: "greedy"}, seed=3, delay=0, playouts=100)
+def _select_by_keys(page: Any, indices: list[int]) -> None:
+    """Selects the hand's cards at `indices` with the keyboard: ← → move the focus, Space toggles."""
+    for target in indices:
+        focus = page.locator(".hand .card").evaluate_all("(cards) => cards.findIndex((c) => c.classList.contains('focus'))")
+        for _ in range(abs(target - focus)):
+            page.keyboard.press("ArrowRight" if target > focus else "ArrowLeft")
+        page.keyboard.press(" ")
+
+
+def test_play_a_whole_deal_by_clicking_then_pay_tribute(browser: Any, tmp_path: Path) -> None:
+    seed, phase = _tribute_seed()
+    settings = Settings(bots={1: "greedy", 2: "greedy", 3: "greedy"}, seed=seed, delay=0, playouts=100)
     with _server(settings) as server:
         p = _Page(browser, server.url)
         page = p.page
@@ -125,7 +138,7 @@ def test_play_a_whole_deal_by_clicking(browser: Any, tmp_path: Path) -> None:
         assert page.locator(".seat-bottom .hand .card").count() == 27
         assert page.locator(".seat-top .back-stack .card").count() > 0  # the others' hands are face down
         moves = 0
-        while moves < 200 and _move(page):
+        while moves < 200 and _move(page):  # the same moves as play_simply: the match of _tribute_seed
             moves += 1
         page.wait_for_selector(".result")
         result = page.inner_text(".result")
@@ -135,6 +148,45 @@ def test_play_a_whole_deal_by_clicking(browser: Any, tmp_path: Path) -> None:
         page.screenshot(path=str(_shots(tmp_path) / "web-result.png"))
         page.click("#next-deal")
         page.wait_for_function("() => !document.querySelector('.result')")
+        prompt = page.wait_for_selector(".bar-main .prompt:has-text('进贡'), .bar-main .prompt:has-text('还贡')")
+        assert ("进贡" in prompt.inner_text()) == (phase == "tribute")
+        allowed = page.get_attribute(".allowed .card >> nth=0", "data-card")
+        index = page.locator(".hand .card").evaluate_all(f"(cards) => cards.findIndex((c) => c.dataset.card === {allowed!r})")
+        others = page.locator(".hand .card.dim").count()
+        assert others > 0  # the cards that may not be given are dimmed
+        _click_card(page, index)
+        page.click(".play-btn")
+        page.wait_for_selector("#play-log .log-trick:has-text('Tribute')")
+        assert page.locator(".tribute-strip").count() == 1
+        p.close()
+
+
+def test_keys_select_cards_and_the_page_asks_which_declaration(browser: Any) -> None:
+    game = gf.Game(hands=["3c 4d 5s 6h 2h 9s 9d", "Ks Kd", "As Ac", "Qs Qd"], leader=0)
+    with _server(Settings(bots={1: "greedy", 2: "greedy", 3: "greedy"}, seed=1, delay=0)) as server:
+        body = json.dumps({"position": game.position()}).encode()
+        request = urllib.request.Request(server.url + "api/tables", data=body, headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request) as r:
+            tid = json.load(r)["id"]
+        p = _Page(browser, server.url)
+        page = p.page
+        page.goto(f"{server.url}#play/{tid}")
+        page.wait_for_selector("#pass-btn")
+        cards = page.locator(".hand .card").evaluate_all("(cards) => cards.map((c) => c.dataset.card)")
+        assert cards == [str(c) for c in game.hands[0].sorted("2")]  # sorted at the level: the wildcard last
+        assert page.locator(".hand .card.wild").count() == 1
+        _select_by_keys(page, [cards.index(c) for c in ("3c", "4d", "5s", "6h", "2h")])
+        page.wait_for_selector(".bar-main .ask")  # the same cards make two straights: the page asks which
+        assert page.locator(".play-btn").count() == 2
+        page.click(".play-btn:has-text('Straight 3')")
+        page.wait_for_selector("#play-log .log-item")
+        assert "Straight" in page.inner_text("#play-log .log-item >> nth=0")
+        # the bots cannot beat it: seat 0 leads again, the pair by keys
+        page.wait_for_function("() => document.querySelectorAll('.hand .card').length === 2 && !!document.querySelector('#pass-btn')")
+        _select_by_keys(page, [0, 1])
+        page.wait_for_selector(".play-btn:has-text('Pair 9')")
+        page.keyboard.press("Enter")
+        page.wait_for_selector(".seat-bottom .plate:has-text('1st'), .result")
         p.close()
 
 
@@ -252,24 +304,24 @@ def _tribute_seed() -> tuple[int, str]:
     pytest.fail("no seed below 60 gives seat 0 a tribute or a return")
 
 
-def test_pay_tribute_by_clicking(browser: Any) -> None:
-    seed, phase = _tribute_seed()
-    with _server(Settings(bots={1: "greedy", 2: "greedy", 3: "greedy"}, seed=seed, delay=0)) as server:
+def test_a_resisted_tribute_in_a_record_and_play_from_there(browser: Any, tmp_path: Path) -> None:
+    record = tmp_path / "resisted.txt"
+    record.write_text(resisted_record())
+    with _server(Settings(bots={1: "greedy", 2: "greedy", 3: "greedy"}, seed=1, delay=0)) as server:
         p = _Page(browser, server.url)
         page = p.page
-        page.goto(server.url)
-        moves = 0
-        while moves < 200 and _move(page):  # the same moves as play_simply: the same match
-            moves += 1
-        page.click("#next-deal")
-        prompt = page.wait_for_selector(".bar-main .prompt:has-text('进贡'), .bar-main .prompt:has-text('还贡')")
-        assert ("进贡" in prompt.inner_text()) == (phase == "tribute")
-        allowed = page.get_attribute(".allowed .card >> nth=0", "data-card")
-        index = page.locator(".hand .card").evaluate_all(f"(cards) => cards.findIndex((c) => c.dataset.card === {allowed!r})")
-        others = page.locator(".hand .card.dim").count()
-        assert others > 0  # the cards that may not be given are dimmed
-        _click_card(page, index)
-        page.click(".play-btn")
-        page.wait_for_selector("#play-log .log-trick:has-text('Tribute')")
-        assert page.locator(".tribute-strip").count() == 1
+        page.goto(server.url + "#watch")
+        page.wait_for_selector("body[data-ready]", state="attached")
+        page.set_input_files("#record-file", str(record))
+        page.wait_for_selector("#watch-table .seat")
+        page.keyboard.press("PageDown")  # the second deal: its payers hold both red jokers
+        strip = page.wait_for_selector("#watch-table .tribute-strip:has-text('抗贡')")
+        assert "both big jokers" in strip.inner_text()
+        page.keyboard.press("ArrowRight")
+        page.wait_for_selector("#watch-play:not([disabled])")
+        to_move = page.locator("#watch-table .seat.active").get_attribute("data-seat")
+        page.click("#watch-play")  # take that seat against the bots
+        page.wait_for_function("() => location.hash.startsWith('#play/')")
+        page.wait_for_selector("#play-table .seat-bottom .hand .card")
+        assert page.locator("#play-table .seat-bottom").get_attribute("data-seat") == to_move
         p.close()

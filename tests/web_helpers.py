@@ -28,6 +28,29 @@ def platform_record(games: int = 1, seed: int = 4) -> str:
     return "".join(json.dumps(line) + "\n" for line in lines)
 
 
+def resisted_record() -> str:
+    """A game record (``gr1 ...``) of two deals whose second one opens with a resisted
+    tribute (抗贡): the last seat out of the first deal is dealt both red jokers."""
+    g = gf.Game(seed=2)
+    while g.phase == "play":
+        g.apply(gf.policy_action(g, "greedy", seed=1))
+    last = g.finish_order[3]
+    hands = [list(h) for h in gf.deal(9)]
+    joker = gf.Card("RJ")
+    for s in range(4):
+        while s != last and joker in hands[s]:
+            swap = next(c for c in hands[last] if c.rank not in ("RJ", "BJ"))
+            hands[s].remove(joker)
+            hands[last].remove(swap)
+            hands[s].append(swap)
+            hands[last].append(joker)
+    g.next_deal(hands=[gf.Hand(h) for h in hands])
+    assert g.tribute is not None and g.tribute["kind"] == "resisted"
+    for _ in range(4):
+        g.apply(gf.policy_action(g, "greedy", seed=1))
+    return g.__reduce__()[1][1]
+
+
 def tournament_json(records: bool = True) -> str:
     """A small tournament's JSON, with every game's record when `records`."""
     r = gf.Tournament(["greedy", "random", "random"], max_deals=3, seed=3).run(keep_games=records)
