@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-from web_helpers import LiveMatch, platform_record, play_simply, resisted_record
+from web_helpers import LiveMatch, platform_record, resisted_record, tribute_seed
 
 uvicorn = pytest.importorskip("uvicorn")
 pytest.importorskip("starlette")
@@ -118,6 +118,14 @@ def _move(page: Any) -> bool:
     return True
 
 
+def _open_record(page: Any, url: str, record: Path) -> None:
+    """Opens the record file `record` in the Watch view of the server at `url`."""
+    page.goto(url + "#watch")
+    page.wait_for_selector("body[data-ready]", state="attached")
+    page.set_input_files("#record-file", str(record))
+    page.wait_for_selector("#watch-table .seat")
+
+
 def _select_by_keys(page: Any, indices: list[int]) -> None:
     """Selects the hand's cards at `indices` with the keyboard: ← → move the focus, Space toggles."""
     for target in indices:
@@ -128,7 +136,8 @@ def _select_by_keys(page: Any, indices: list[int]) -> None:
 
 
 def test_play_a_whole_deal_by_clicking_then_pay_tribute(browser: Any, tmp_path: Path) -> None:
-    seed, phase = _tribute_seed()
+    seed, table = tribute_seed()
+    phase = table.game.phase
     settings = Settings(bots={1: "greedy", 2: "greedy", 3: "greedy"}, seed=seed, delay=0, playouts=100)
     with _server(settings) as server:
         p = _Page(browser, server.url)
@@ -138,7 +147,7 @@ def test_play_a_whole_deal_by_clicking_then_pay_tribute(browser: Any, tmp_path: 
         assert page.locator(".seat-bottom .hand .card").count() == 27
         assert page.locator(".seat-top .back-stack .card").count() > 0  # the others' hands are face down
         moves = 0
-        while moves < 200 and _move(page):  # the same moves as play_simply: the match of _tribute_seed
+        while moves < 200 and _move(page):  # the same moves as play_simply: the match of tribute_seed
             moves += 1
         page.wait_for_selector(".result")
         result = page.inner_text(".result")
@@ -222,10 +231,7 @@ def test_open_a_record_and_step_to_the_last_deal(browser: Any, tmp_path: Path) -
     with _server(Settings(bots={1: "greedy"}, seed=1, delay=0, playouts=100)) as server:
         p = _Page(browser, server.url)
         page = p.page
-        page.goto(server.url + "#watch")
-        page.wait_for_selector("body[data-ready]", state="attached")
-        page.set_input_files("#record-file", str(record))
-        page.wait_for_selector("#watch-table .seat")
+        _open_record(page, server.url, record)
         deals = page.locator(".tl-deal").count()
         assert deals >= 2
         for seat in range(4):  # every hand face up
@@ -287,33 +293,13 @@ def test_spectate_a_live_platform_table(browser: Any) -> None:
         p.close()
 
 
-def _tribute_seed() -> tuple[int, str]:
-    """A seed at which the simple strategy's first deal leaves seat 0 to pay tribute or return a card in the second."""
-    from guandan_fast.web.table import Table
-
-    for seed in range(60):
-        t = Table({1: "greedy", 2: "greedy", 3: "greedy"}, seed=seed)
-        play_simply(t)
-        if t.game.phase != "deal_over":
-            continue
-        t.next_deal()
-        while t.bot is not None and t.game.phase in ("tribute", "return"):
-            t.apply_bot(t.decide_bot())
-        if t.game.phase in ("tribute", "return") and t.game.current_player == 0:
-            return seed, t.game.phase
-    pytest.fail("no seed below 60 gives seat 0 a tribute or a return")
-
-
 def test_a_resisted_tribute_in_a_record_and_play_from_there(browser: Any, tmp_path: Path) -> None:
     record = tmp_path / "resisted.txt"
     record.write_text(resisted_record())
     with _server(Settings(bots={1: "greedy", 2: "greedy", 3: "greedy"}, seed=1, delay=0)) as server:
         p = _Page(browser, server.url)
         page = p.page
-        page.goto(server.url + "#watch")
-        page.wait_for_selector("body[data-ready]", state="attached")
-        page.set_input_files("#record-file", str(record))
-        page.wait_for_selector("#watch-table .seat")
+        _open_record(page, server.url, record)
         page.keyboard.press("PageDown")  # the second deal: its payers hold both red jokers
         strip = page.wait_for_selector("#watch-table .tribute-strip:has-text('抗贡')")
         assert "both big jokers" in strip.inner_text()

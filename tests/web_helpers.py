@@ -82,6 +82,23 @@ def play_simply(table: Table, *, deals: int = 1) -> None:
             table.receive({"type": "play", "cards": [v["seats"][v["viewer"]]["hand"][0]["c"]]})
 
 
+def tribute_seed(limit: int = 60) -> tuple[int, Table]:
+    """The first seed below `limit` at which `play_simply`'s first deal leaves
+    seat 0 (against three greedy bots) to pay tribute or return a card in the
+    second, and that table there (AssertionError when there is none)."""
+    for seed in range(limit):
+        t = Table({1: "greedy", 2: "greedy", 3: "greedy"}, seed=seed)
+        play_simply(t)
+        if t.game.phase != "deal_over":
+            continue
+        t.next_deal()
+        while t.bot is not None and t.game.phase in ("tribute", "return"):
+            t.apply_bot(t.decide_bot())
+        if t.game.phase in ("tribute", "return") and t.game.current_player == 0:
+            return seed, t
+    raise AssertionError(f"no seed below {limit} gives seat 0 a tribute or a return")
+
+
 class LiveMatch:
     """A platform match (seat 0 a client playing its last listed action, three
     greedy bots) stepped by hand, each step shown to `live` as a server would."""
