@@ -171,7 +171,8 @@ def test_play_a_whole_deal_by_clicking_then_pay_tribute(browser: Any, tmp_path: 
 
 
 def test_keys_select_cards_and_the_page_asks_which_declaration(browser: Any) -> None:
-    game = gf.Game(hands=["3c 4d 5s 6h 2h 9s 9d", "Ks Kd", "As Ac", "Qs Qd"], leader=0)
+    # level 2 for seats 0 and 2; seats 1 and 3 at A with one failed attempt
+    game = gf.Game(hands=["3c 4d 5s 6h 2h 9s 9d", "Ks Kd", "As Ac", "Qs Qd"], leader=0, levels=("2", "A"), declarer=0, a_fails=(0, 1))
     with _server(Settings(bots={1: "greedy", 2: "greedy", 3: "greedy"}, seed=1, delay=0)) as server:
         body = json.dumps({"position": game.position()}).encode()
         request = urllib.request.Request(server.url + "api/tables", data=body, headers={"Content-Type": "application/json"})
@@ -184,6 +185,8 @@ def test_keys_select_cards_and_the_page_asks_which_declaration(browser: Any) -> 
         cards = page.locator(".hand .card").evaluate_all("(cards) => cards.map((c) => c.dataset.card)")
         assert cards == [str(c) for c in game.hands[0].sorted("2")]  # sorted at the level: the wildcard last
         assert page.locator(".hand .card.wild").count() == 1
+        levels = page.locator("#play-table .scoreboard .team-level").all_inner_texts()
+        assert levels == ["2", "A"] and page.inner_text("#play-table .scoreboard .a-tries") == "A: 1 failed of 3"
         _select_by_keys(page, [cards.index(c) for c in ("3c", "4d", "5s", "6h", "2h")])
         page.wait_for_selector(".bar-main .ask")  # the same cards make two straights: the page asks which
         assert page.locator(".play-btn").count() == 2
