@@ -2,7 +2,7 @@
 
 One module per sub-command, each adding its own parser (``add_parser``) and
 running it: ``simulate`` (cli/simulate.py), ``collect`` (cli/collect.py),
-``eval`` (cli/evaluate.py), ``play`` (cli/play.py), ``bench`` (cli/bench.py),
+``eval`` (cli/evaluate.py), ``play`` (cli/play.py), ``web`` (cli/web.py), ``bench`` (cli/bench.py),
 ``tournament`` (cli/tournament.py), ``rules`` (cli/rules.py), ``serve``
 (cli/serve.py), ``connect`` (cli/connect.py) and ``demo`` (cli/demo.py); the
 shared options are in cli/options.py, card display and reading in
@@ -17,14 +17,14 @@ import sys
 from typing import Sequence
 
 import guandan_fast as gf
-from guandan_fast.cli import bench, collect, connect, demo, evaluate, play, rules, serve, simulate, tournament
+from guandan_fast.cli import bench, collect, connect, demo, evaluate, play, rules, serve, simulate, tournament, web
 from guandan_fast.cli.options import CliError, Parser
 from guandan_fast.cli.text import unicode_ok
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 
 #: The sub-command modules, in the order ``--help`` lists them.
-COMMANDS = (simulate, collect, evaluate, play, bench, tournament, rules, serve, connect, demo)
+COMMANDS = (simulate, collect, evaluate, play, web, bench, tournament, rules, serve, connect, demo)
 
 
 def build_parser() -> Parser:
@@ -51,7 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser = build_parser()
         args = parser.parse_args(argv)
         if args.command is None:
-            raise CliError("choose a command: simulate, collect, eval, play, tournament, serve, connect, bench, rules, demo (see guandan-fast --help)")
+            raise CliError("choose a command: simulate, collect, eval, play, web, tournament, serve, connect, bench, rules, demo (see guandan-fast --help)")
         return int(args.func(args))
     except SystemExit as e:  # --help and --version
         return e.code if isinstance(e.code, int) else 0

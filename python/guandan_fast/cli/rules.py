@@ -16,7 +16,7 @@ from guandan_fast.cli.text import make_console
 if TYPE_CHECKING:
     from guandan_fast.cli.options import Subparsers
 
-__all__ = ["RULE_FLAGS", "add_parser", "run_rules"]
+__all__ = ["RULE_FLAGS", "add_parser", "rules_as_flags", "run_rules"]
 
 #: Rules option -> (command-line flag, meaning).
 RULE_FLAGS = {
@@ -51,6 +51,18 @@ def _rule_text(name: str, value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
+
+
+def rules_as_flags(rules: gf.Rules) -> list[str]:
+    """The command-line flags that give `rules` (only the options that differ from the defaults)."""
+    current, default = rules.to_dict(), gf.Rules().to_dict()
+    out: list[str] = []
+    for name, value in current.items():
+        if value == default[name]:
+            continue
+        flag = RULE_FLAGS[name][0]
+        out += [flag] if isinstance(value, bool) else [flag, _rule_text(name, value)]
+    return out
 
 
 def run_rules(args: argparse.Namespace) -> int:

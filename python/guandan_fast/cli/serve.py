@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import signal
 import sys
 from pathlib import Path
@@ -63,6 +64,8 @@ def add_parser(sub: Subparsers) -> None:
     p.add_argument("--record", type=Path, metavar="FILE", help="append every game as JSON lines to FILE")
     p.add_argument("--timeout", type=_timeout, metavar="SEC", help="after SEC seconds without a valid reply the fallback policy moves (default: wait)")
     p.add_argument("--fallback", default="greedy", metavar="POLICY", help="the policy that moves for a seat after --timeout (default greedy)")
+    p.add_argument("--web", type=bounded_int(0, 65535), nargs="?", const=8000, metavar="PORT",
+                   help="also serve the web table on HOST:PORT (default 8000), where the tables can be watched live (the web extra; docs/web.md)")
     add_rules_arguments(p)
     p.set_defaults(func=run_serve)
 
@@ -83,11 +86,17 @@ def run_serve(args: argparse.Namespace) -> int:
     def log(line: str) -> None:
         print(line, flush=True)
 
+    web = _web(args, rules) if args.web is not None else None
     server = Server(host=args.host, port=args.port, games=args.games, seed=args.seed, bots=bots, rules=rules,
-                    record=args.record, timeout=args.timeout, fallback=fallback, tables=args.tables, log=log)
+                    record=args.record, timeout=args.timeout, fallback=fallback, tables=args.tables, log=log,
+                    on_step=None if web is None else web[1].update)
     stopped_by: list[signal.Signals] = []
     try:
-        results = asyncio.run(_serve_until_signalled(server, stopped_by))
+        with contextlib.ExitStack() as stack:
+            if web is not None:
+                stack.enter_context(web[0])
+                print(f"the tables can be watched at {web[0].url}#live", flush=True)
+            results = asyncio.run(_serve_until_signalled(server, stopped_by))
     except OSError as e:
         raise CliError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
     aborted = sum(r["type"] == "aborted" for r in results)
@@ -96,6 +105,21 @@ def run_serve(args: argparse.Namespace) -> int:
         print(f"error: {server.record_failures} record line(s) could not be written to {args.record}; they are in the log", file=sys.stderr)
         return 1
     return 128 + stopped_by[0] if stopped_by else 0
+
+
+def _web(args: argparse.Namespace, rules: Any) -> tuple[Any, Any]:
+    """The web table beside the server, in a thread, spectating its tables: (the server thread, the live tables)."""
+    from guandan_fast.cli.web import needs_web, warn_if_open
+
+    needs_web()
+    from guandan_fast.web.app import Settings, create_app
+    from guandan_fast.web.live import LiveTables
+    from guandan_fast.web.serving import ServerThread, bind
+
+    live = LiveTables()
+    sock = bind(args.host, args.web)
+    warn_if_open(args.host)
+    return ServerThread(create_app(Settings(rules=rules, live=live)), sock), live
 
 
 async def _serve_until_signalled(server: Any, stopped_by: list[signal.Signals]) -> list[dict[str, Any]]:

@@ -15,7 +15,7 @@ from rich.text import Text
 import guandan_fast as gf
 from guandan_fast._core import _declarations, _rank_order
 
-__all__ = ["CardPrinter", "InputError", "MoveText", "make_console", "match_actions", "parse_move_text", "unicode_ok"]
+__all__ = ["CardPrinter", "InputError", "MoveText", "combo_parts", "make_console", "match_actions", "parse_move_text", "unicode_ok"]
 
 Action = Union[gf.Combo, gf.Pass, gf.Tribute, gf.Return]
 
@@ -38,6 +38,24 @@ def unicode_ok(stream: TextIO | None = None) -> bool:
 def make_console(*, stderr: bool = False) -> Console:
     """A console that follows sys.stdout / sys.stderr as they are at print time (tests swap them)."""
     return Console(stderr=stderr, highlight=False, emoji=False)
+
+
+def combo_parts(combo: gf.Combo) -> tuple[list[gf.Card], list[Union[gf.Card, str]]]:
+    """A play as players read it: its natural cards in the order shown (a full
+    house's triple first, an A-low run's A first), and what each wildcard that
+    stands for another card stands for (a card in a straight flush, else a rank).
+    A wildcard played as itself (a lone level single or pair) is a natural card."""
+    wild_card = gf.Card(combo.level + "h")
+    if combo.kind == "StraightFlush":
+        standing: list[Union[gf.Card, str]] = [c for c in combo.wildcards if c != wild_card]
+    else:
+        standing = [c.rank for c in combo.wildcards if c.rank != combo.level]
+    natural = list(combo.cards)
+    for _ in standing:
+        natural.remove(wild_card)
+    if combo.kind == "FullHouse" or (combo.rank == "A" and combo.kind in ("Straight", "Tube", "Plate", "StraightFlush")):
+        natural.sort(key=lambda c: c.rank != combo.rank)  # the triple first; the low A first
+    return natural, standing
 
 
 class CardPrinter:
@@ -74,23 +92,13 @@ class CardPrinter:
         label = combo.label
         if combo.suit is not None and self.unicode:
             label = label.replace(combo.suit + ")", SUIT_SYMBOLS[combo.suit] + ")")
+        natural, standing = combo_parts(combo)
         wild_card = gf.Card(combo.level + "h")
-        # A wildcard standing for a level card (a lone level single or pair) is shown as itself.
-        if combo.kind == "StraightFlush":
-            standing = [c for c in combo.wildcards if c != wild_card]
-        else:
-            standing = [c for c in combo.wildcards if c.rank != combo.level]
-        natural = list(combo.cards)
-        for _ in standing:
-            natural.remove(wild_card)
-        if combo.kind == "FullHouse" or (combo.rank == "A" and combo.kind in ("Straight", "Tube", "Plate", "StraightFlush")):
-            natural.sort(key=lambda c: c.rank != combo.rank)  # the triple first; the low A first
         out = Text(label + " ", style="bold")
         out.append_text(self.cards(natural, combo.level))
-        for stands_for in standing:
+        for target in standing:
             out.append(" ")
             out.append_text(self.card(wild_card, combo.level))
-            target = stands_for if combo.kind == "StraightFlush" else stands_for.rank
             out.append("→" if self.unicode else "=")
             out.append_text(self.card(target) if isinstance(target, gf.Card) else Text(target))
         return out

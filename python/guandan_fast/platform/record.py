@@ -21,6 +21,7 @@ __all__ = [
     "aborted_line",
     "game_line",
     "read_record",
+    "record_lines",
     "replay",
     "result_line",
     "rules_from_record",
@@ -96,18 +97,24 @@ class RecordFile:
 
 def read_record(path: str | Path) -> list[dict[str, Any]]:
     """Every line of a record file as a dict."""
-    out = []
     with open(path, encoding="utf-8") as f:
-        for n, text in enumerate(f, start=1):
-            if not text.strip():
-                continue
-            try:
-                line = json.loads(text)
-            except ValueError:
-                raise InvalidArgumentError(f"{path} line {n} is not a JSON record line (cut short?): {text[:60]!r}") from None
-            if not isinstance(line, dict):
-                raise InvalidArgumentError(f"{path} line {n} is not a record line (a JSON object): {text[:60]!r}")
-            out.append(line)
+        return record_lines(f, str(path))
+
+
+def record_lines(lines: Iterable[str], name: str = "the record") -> list[dict[str, Any]]:
+    """Every non-blank line of a record's text as a dict; `InvalidArgumentError`
+    (naming `name` and the line) for a line that is not a JSON object."""
+    out = []
+    for n, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        try:
+            line = json.loads(text)
+        except ValueError:
+            raise InvalidArgumentError(f"{name} line {n} is not a JSON record line (cut short?): {text[:60]!r}") from None
+        if not isinstance(line, dict):
+            raise InvalidArgumentError(f"{name} line {n} is not a record line (a JSON object): {text[:60]!r}")
+        out.append(line)
     return out
 
 

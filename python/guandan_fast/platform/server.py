@@ -101,8 +101,11 @@ class Server:
     ``act`` a seat's move is made by the `fallback` policy and recorded as
     such. `record` is a JSON-lines file (appended to; checked here); `log`
     prints one line. `send_timeout`: seconds a client may leave its messages
-    unread (its buffers full) before it is dropped. Bad arguments raise
-    `InvalidArgumentError`."""
+    unread (its buffers full) before it is dropped. `on_step(referee)` is
+    called on the server's loop after each step of a match (its start, each
+    move), while the referee's game is not in use: a way to watch the match
+    live (``guandan-fast serve --web``); its errors go to the log. Bad
+    arguments raise `InvalidArgumentError`."""
 
     def __init__(
         self,
@@ -120,6 +123,7 @@ class Server:
         draw_drops: int = DRAW_DROPS,
         log: Callable[[str], None] = print,
         send_timeout: float = SEND_TIMEOUT,
+        on_step: Optional[Callable[[Referee], None]] = None,
     ) -> None:
         self.rules, self.bots, self.fallback = match_options(rules, bots, fallback, games=games, seed=seed, draw_drops=draw_drops)
         if not isinstance(host, str) or not host:
@@ -130,6 +134,7 @@ class Server:
         self.timeout = None if timeout is None else check_seconds("timeout", timeout, or_none=True)
         self.send_timeout = check_seconds("send_timeout", send_timeout)
         check_callable("log", log, none=False)
+        self.on_step = check_callable("on_step", on_step)
         if record is not None:
             RecordFile(record).close()  # a record that cannot be written is refused now, not after a game
         self.record_path = Path(record) if record is not None else None
@@ -258,6 +263,7 @@ class Server:
         try:
             while True:
                 await self._carry_out(ref, events)
+                self._watched(ref)
                 if ref.over:
                     break
                 if ref.bot is not None:
@@ -273,6 +279,14 @@ class Server:
         if ref.result["type"] == "aborted":
             self.log("waiting for the next table" if self.tables == 0 or table + 1 < self.tables else "no more tables: exiting")
         return ref.result
+
+    def _watched(self, ref: Referee) -> None:
+        if self.on_step is None:
+            return
+        try:
+            self.on_step(ref)
+        except Exception as e:  # a watcher's fault is not the match's
+            self.log(f"table {ref.table}: on_step failed: {type(e).__name__}: {e}")
 
     async def _play_bot(self, ref: Referee) -> list[Event]:
         """The bot's move, played in a worker thread. Cancelled meanwhile, the
