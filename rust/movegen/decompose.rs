@@ -893,7 +893,8 @@ mod tests {
         }
         let mut best = i32::MAX;
         for m in legal_moves(hand, level, None, Mode::Cards, rules) {
-            best = best.min(costs.play(m.combo.kind, m.combo.rank, m.combo.size, level) as i32 + brute_cost(hand.minus(m.cards), level, rules, costs, memo));
+            best = best
+                .min(costs.play(m.combo.kind, m.combo.rank, m.combo.size, level) as i32 + brute_cost(hand.minus(m.cards), level, rules, costs, memo));
         }
         memo.insert(hand, best);
         best

@@ -12,9 +12,10 @@ pub enum Policy {
     Greedy,
     /// Rules on a valued decomposition (`choosers::rule_based`): plays
     /// chosen by what they do to the hand's value, the partner, the
-    /// opponents' hand sizes, the cards played and the levels read.
+    /// opponents' hand sizes and the cards played.
     Rule,
-    /// The first rule policy (`choosers::rule_v1`), kept as a baseline.
+    /// The first rule policy (`choosers::rule_v1`): the hidden-hand
+    /// inference's likelihood model and a yardstick.
     RuleV1,
     /// A Monte Carlo search of every decision.
     Search(Search),

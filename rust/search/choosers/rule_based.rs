@@ -2,9 +2,9 @@
 //! (`movegen::decompose::plan`, each play costing what it needs to be
 //! played less what its strength can win back), plays chosen by what they
 //! do to that value, and the table read: the partner's and opponents' hand
-//! sizes, the cards already played (which plays nobody can beat), the
-//! level situation. It reads only what the seat to move knows: its own
-//! hand, the hand sizes, the public knowledge of the deal and the levels.
+//! sizes, the cards already played (which plays nobody can beat). It reads
+//! only what the seat to move knows: its own hand, the hand sizes and the
+//! public knowledge of the deal.
 
 use crate::cards::card::Card;
 use crate::cards::cardset::CardSet;
@@ -296,7 +296,7 @@ fn follow(v: &View, moves: &[Move]) -> Option<usize> {
     let feeds = state.is_out(ts);
     let urgent = feeds || v.size(ts) <= param("urgent_size", RULE_DANGER as i32) as u32;
     let shortest = v.shortest();
-    let danger = urgent || shortest <= param("bomb_size", RULE_DANGER as i32) as u32;
+    let danger = urgent || shortest <= param("bomb_size", RULE_DANGER as i32) as u32 || racing(v);
     let need = if urgent { param("urgent_gain", URGENT_GAIN) } else { param("follow_gain", FOLLOW_GAIN) };
     let lead_bonus = param("boss_bonus", BOSS_BONUS);
     // The play that takes most off the hand's cost, when that is enough;
@@ -318,6 +318,23 @@ fn follow(v: &View, moves: &[Move]) -> Option<usize> {
     best_by(moves, |m| (m.combo.kind.is_bomb() && worth(m)).then(|| (m.combo.kind == Kind::JokerBomb, -v.after(m), m.combo.bomb_power(v.level))))
 }
 
+/// Whether a seat has gone out, so that every bomb goes to finishing
+/// before the opponents: after the partner, each opponent out first costs
+/// the team a level (双上 the most); after an opponent, the last two
+/// places decide whether the deal is lost by three.
+fn racing(v: &View) -> bool {
+    match param("race", 0) {
+        1 => !v.live(v.mate),
+        2 => v.state.n_out > 0,
+        _ => false,
+    }
+}
+
+/// The order of follows, least first: (whether a boss is wanted and it is
+/// not one, -gain, value, wildcards).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct FollowKey(bool, i32, u8, u8);
+
 /// The non-bomb play among `moves` that takes most off the hand's cost (a
 /// play nobody can beat counting `bonus` more, and first when `urgent`),
 /// if that is at least `need`; the lowest among equals. The plan's own
@@ -326,10 +343,9 @@ fn follow(v: &View, moves: &[Move]) -> Option<usize> {
 fn best_follow(v: &View, moves: &[Move], need: i32, bonus: i32, urgent: bool) -> Option<usize> {
     let level = v.level;
     let cost = v.plan().cost;
-    // (whether a boss is wanted and it is not one, -gain, value, wildcards) of a play with its gain.
-    let key = |m: &Move, gain: i32, boss: bool| (urgent && !boss, -gain, m.combo.value(level), m.wild);
-    let mut best: Option<((bool, i32, u8, u8), usize)> = None;
-    let mut others: Vec<((bool, i32, u8, u8), usize, bool)> = Vec::new();
+    let key = |m: &Move, gain: i32, boss: bool| FollowKey(urgent && !boss, -gain, m.combo.value(level), m.wild);
+    let mut best: Option<(FollowKey, usize)> = None;
+    let mut others: Vec<(FollowKey, usize, bool)> = Vec::new();
     for (i, m) in moves.iter().enumerate() {
         if m.combo.kind.is_bomb() {
             continue;

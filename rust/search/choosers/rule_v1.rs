@@ -1,4 +1,5 @@
-//! The first rule policy (`"rule-v1"`), kept unchanged as a baseline: plays
+//! The first rule policy (`"rule-v1"`), unchanged: the likelihood model of
+//! the hidden-hand inference (`search::infer`) and a yardstick. Plays
 //! that keep the hand's decomposition (最少手数, `movegen::decompose`)
 //! short, bombs kept for when they decide the deal, the partner's winning
 //! play left alone. It reads only the seat's own hand and how many cards
