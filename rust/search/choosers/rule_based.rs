@@ -148,6 +148,13 @@ impl View<'_> {
         boss(m.combo.kind, m.combo.value(self.level), self.unseen, self.level)
     }
 
+    /// Whether the hand after `m` leaves at most one group that does not
+    /// control its kind: with the lead, it goes out.
+    fn runs_out(&self, m: &Move) -> bool {
+        let left = self.counts.minus(Counts::of_play(m.cards, self.level));
+        plan(left, self.level, &VALUE).groups().iter().filter(|g| !self.controls(g)).count() <= 1
+    }
+
     /// Whether a group of the plan is a boss (or a bomb).
     fn controls(&self, g: &Group) -> bool {
         g.kind.is_bomb() || boss(g.kind, group_value(g, self.level), self.unseen, self.level)
@@ -279,7 +286,16 @@ fn support(v: &View, moves: &[Move]) -> Option<usize> {
     let next = (v.me + 1) % 4;
     let threat = v.live(next) && v.size(next) <= top.combo.size as u32 && !top_is_boss(v, &top);
     if !threat {
-        return None;
+        if param("overtake", 0) == 0 {
+            return None;
+        }
+        // Over the partner only with a group of the plan nobody can beat
+        // after which the hand runs out.
+        let level = v.level;
+        return best_by(moves, |m| {
+            let take = !m.combo.kind.is_bomb() && v.group_of(Counts::of_play(m.cards, level)).is_some() && v.is_boss(m) && v.runs_out(m);
+            take.then(|| m.combo.value(level))
+        });
     }
     let cost = v.plan().cost;
     best_by(moves, |m| (!m.combo.kind.is_bomb() && cost - v.after(m) >= 0).then(|| (!v.is_boss(m), std::cmp::Reverse(m.combo.value(v.level)))))
@@ -308,13 +324,7 @@ fn follow(v: &View, moves: &[Move]) -> Option<usize> {
     // A bomb when an opponent is about to go out, or when taking the lead
     // leaves at most one weak group to go out with; the smallest bomb, the
     // joker bomb last.
-    let runs_out = |m: &Move| {
-        let left = v.counts.minus(Counts::of_play(m.cards, v.level));
-        let p = plan(left, v.level, &VALUE);
-        let unseen = v.unseen;
-        p.groups().iter().filter(|g| !(g.kind.is_bomb() || boss(g.kind, group_value(g, v.level), unseen, v.level))).count() <= 1
-    };
-    let worth = |m: &Move| danger || runs_out(m);
+    let worth = |m: &Move| danger || v.runs_out(m);
     best_by(moves, |m| (m.combo.kind.is_bomb() && worth(m)).then(|| (m.combo.kind == Kind::JokerBomb, -v.after(m), m.combo.bomb_power(v.level))))
 }
 
