@@ -1,6 +1,6 @@
 """How much inference from the play sharpens beliefs about the hidden hands.
 
-On seeded deals (the first deal of a game, rule policy at every seat unless
+On seeded deals (the first deal of a game, the `rule-v1` policy at every seat unless
 `--opponents` names another policy for team 1), at the first decision of every
 trick the seat to lead draws `--worlds` deals of the unseen cards uniformly
 (`sample_hands`) and weighs them by the rule model (`hand_log_likelihood`).
@@ -99,7 +99,7 @@ def run(deals: int, worlds: int, epsilon: float, max_cards: int | None, moves: i
                             card_logp(moved, u, truth, others),
                         ]
                     )
-            policy = opponents if seat % 2 == 1 else "rule"
+            policy = opponents if seat % 2 == 1 else "rule-v1"
             game.apply(gf.policy_action(game, policy, seed=d))
     return {k: [float(np.mean([r[i] for r in v])) for i in range(8)] + [len(v)] for k, v in rows.items()}
 
@@ -111,7 +111,7 @@ def main() -> None:
     ap.add_argument("--epsilon", type=float, nargs="+", default=[0.1])
     ap.add_argument("--max-cards", type=int, nargs="+", default=[None])
     ap.add_argument("--moves", type=int, default=20)
-    ap.add_argument("--opponents", default="rule")
+    ap.add_argument("--opponents", default="rule-v1")
     ap.add_argument("--seed", type=int, default=2026)
     a = ap.parse_args()
     order = [bucket(lo) for lo, _ in BUCKETS]

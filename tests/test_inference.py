@@ -11,7 +11,7 @@ import guandan_fast as gf
 def rule_position(seed: int, actions: int) -> gf.Game:
     g = gf.Game(seed=seed)
     for _ in range(actions):
-        g.apply(gf.policy_action(g, "rule"))
+        g.apply(gf.policy_action(g, "rule-v1"))
     return g
 
 

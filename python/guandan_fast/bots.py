@@ -65,9 +65,9 @@ class GreedyBot:
 
 
 class RuleBot:
-    """The built-in rule policy: plays that keep the hand's decomposition short,
-    bombs held until they decide the deal, the partner's winning play left alone
-    (docs/bots.md)."""
+    """The built-in rule policy: plays chosen by what they do to the hand's
+    valued decomposition, the partner and the opponents' hand sizes, the cards
+    played counted (docs/bots.md)."""
 
     def act(self, game: Game | Observation) -> Action:
         return policy_action(_state(game), "rule")

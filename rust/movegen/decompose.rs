@@ -1,21 +1,26 @@
 //! Hand decomposition (最少手数): the fewest plays that empty a hand at a
-//! level, wildcards included, and one decomposition achieving it.
+//! level, wildcards included, and one decomposition achieving it; and the
+//! same search by a cost per play (`Costs`), the rule policy's hand value.
 //!
 //! Suits only matter for straight flushes, and a straight flush empties the
-//! same five cards as a straight, so the count is found on rank counts: the
+//! same five cards as a straight, so the search runs on rank counts: the
 //! natural (non-wildcard) cards of ranks 2..A, the wildcards (heart level
 //! cards, 0..=2), and the two jokers. The search always covers the lowest
 //! natural rank left: every decomposition has a play holding one of its
 //! cards, and the plays that can are the same-rank groups (single, pair,
 //! triple, bomb) and the runs through it (straight, tube, plate), each with
-//! every way of using the wildcards. Full houses are counted, not searched:
-//! any triple and any pair make one play, so a pair costs one play, a
-//! triple none, and each triple beyond the pairs one (`surplus`). Results of sub-hands are memoized per thread, so
-//! the many close hands a rollout asks about cost a lookup.
+//! every way of using the wildcards. Full houses are not searched for:
+//! a triple costs what a full house of it costs, and a pair may join a
+//! triple (met before or after it) at no cost of its own. Counting plays,
+//! every pair joins one and the pairs left over when the triples run out
+//! cost a play again; by cost, each pair joins or not, and a pair joined
+//! with no triple to take it is no decomposition. Results of sub-hands are
+//! memoized per thread, so the many close hands a rollout asks about cost
+//! a lookup.
 
 use crate::cards::card::{Card, BJ, HEARTS, RANK_A, RANK_RJ, RJ};
 use crate::cards::cardset::CardSet;
-use crate::movegen::combo::{ladder_rank, Combo, Kind};
+use crate::movegen::combo::{rank_value, run_position, Combo, Kind};
 use crate::movegen::{ComboRules, Move};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -82,20 +87,60 @@ struct Groups {
     bomb: u8,
 }
 
+/// Most cards of one rank a piece takes: eight naturals and two wildcards.
+const SPLIT_MAX: usize = 10;
+
 /// The ways of splitting `m` cards of one rank into groups that can be
-/// part of a shortest decomposition: at most one bomb (two bombs of a rank
-/// are one) and at most one single (two singles are a pair).
-fn splits(m: u8) -> impl Iterator<Item = Groups> {
-    std::iter::once(0).chain(4..=m).flat_map(move |bomb| {
-        let rest = m - bomb;
-        (0..=rest / 3).flat_map(move |triples| {
-            (0..=(rest - 3 * triples) / 2).filter_map(move |pairs| {
-                let singles = rest - 3 * triples - 2 * pairs;
-                (singles <= 1).then_some(Groups { singles, pairs, triples, bomb })
-            })
-        })
-    })
+/// part of a cheapest decomposition, for each `m` up to `SPLIT_MAX`: at
+/// most one bomb (two bombs of a rank are one) and at most one single (two
+/// singles are a pair). `groups[start[m]..start[m + 1]]` are those of `m`.
+struct Splits {
+    groups: [Groups; 96],
+    start: [u8; SPLIT_MAX + 2],
 }
+
+const SPLITS: Splits = {
+    let none = Groups { singles: 0, pairs: 0, triples: 0, bomb: 0 };
+    let mut t = Splits { groups: [none; 96], start: [0; SPLIT_MAX + 2] };
+    let mut n = 0;
+    let mut m = 0;
+    while m <= SPLIT_MAX as u8 {
+        t.start[m as usize] = n as u8;
+        let mut bomb = 0;
+        while bomb <= m {
+            if bomb == 0 || bomb >= 4 {
+                let rest = m - bomb;
+                let mut triples = 0;
+                while 3 * triples <= rest {
+                    let mut pairs = 0;
+                    while 3 * triples + 2 * pairs <= rest {
+                        let singles = rest - 3 * triples - 2 * pairs;
+                        if singles <= 1 {
+                            t.groups[n] = Groups { singles, pairs, triples, bomb };
+                            n += 1;
+                        }
+                        pairs += 1;
+                    }
+                    triples += 1;
+                }
+            }
+            bomb += 1;
+        }
+        m += 1;
+    }
+    t.start[SPLIT_MAX + 1] = n as u8;
+    t
+};
+
+/// The splits of `m` cards of one rank (`SPLITS`).
+#[inline]
+fn splits(m: u8) -> &'static [Groups] {
+    let m = m as usize;
+    &SPLITS.groups[SPLITS.start[m] as usize..SPLITS.start[m + 1] as usize]
+}
+
+/// The rank at each position of the ladder A 2 3 … K A the runs are on.
+const LADDER: [u8; 14] = [12, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
 
 #[derive(Default)]
 struct KeyHasher(u64);
@@ -109,13 +154,83 @@ impl Hasher for KeyHasher {
             self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01b3);
         }
     }
-    fn write_u64(&mut self, x: u64) {
+    fn write_u128(&mut self, x: u128) {
+        let x = (x as u64) ^ ((x >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let h = (x ^ (x >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         self.0 = h ^ (h >> 32);
     }
 }
 
-type Memo = HashMap<Key, (u8, Option<Piece>), BuildHasherDefault<KeyHasher>>;
+/// What one play of a decomposition costs, in hundredths of a play: a play
+/// less what its strength is worth (a strong single or pair can take a
+/// trick back, a bomb takes any). `PLAYS` counts plays (最少手数); `VALUE`
+/// is the rule policy's hand value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Costs {
+    /// Singles and pairs by rank value (docs/rules.md §2: 0 = 2, …, 12 = A,
+    /// 13 the level, 14 small joker, 15 big joker).
+    pub single: [i16; 16],
+    pub pair: [i16; 16],
+    /// Triples, alone or with a pair (a full house), by rank value (0..=13).
+    pub triple: [i16; 14],
+    /// Same-rank bombs by size (index 4..=10).
+    pub bomb: [i16; 11],
+    /// Runs by position (0 = the A-low one).
+    pub straight: [i16; 10],
+    pub tube: [i16; 12],
+    pub plate: [i16; 13],
+    pub joker_bomb: i16,
+}
+
+impl Costs {
+    /// What a play of `kind`, `rank` (of the triple for a full house, the
+    /// lowest on the ladder for a run) and `size` costs at `level` (a
+    /// straight flush as the straight it also is).
+    pub fn play(&self, kind: Kind, rank: u8, size: u8, level: u8) -> i16 {
+        let v = rank_value(rank, level) as usize;
+        let pos = run_position(rank) as usize;
+        match kind {
+            Kind::Single => self.single[v],
+            Kind::Pair => self.pair[v],
+            Kind::Triple | Kind::FullHouse => self.triple[v],
+            Kind::Straight | Kind::StraightFlush => self.straight[pos],
+            Kind::Tube => self.tube[pos],
+            Kind::Plate => self.plate[pos],
+            Kind::Bomb => self.bomb[size as usize],
+            Kind::JokerBomb => self.joker_bomb,
+        }
+    }
+
+    /// Every play costs one play: the decomposition with the fewest plays.
+    pub const PLAYS: Costs = Costs {
+        single: [100; 16],
+        pair: [100; 16],
+        triple: [100; 14],
+        bomb: [100; 11],
+        straight: [100; 10],
+        tube: [100; 12],
+        plate: [100; 13],
+        joker_bomb: 100,
+    };
+}
+
+/// Which costs a memo entry was found with.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Model {
+    Plays,
+    Value,
+}
+
+/// A memo entry: the least cost of a state and its first play (with the
+/// number of its pairs that go with triples as full houses).
+#[derive(Clone, Copy)]
+struct Entry {
+    cost: i32,
+    piece: Option<Piece>,
+    absorbed: u8,
+}
+
+type Memo = HashMap<u128, Entry, BuildHasherDefault<KeyHasher>>;
 
 /// Entries kept per thread before the memo is cleared.
 const MEMO_CAP: usize = 1 << 20;
@@ -124,75 +239,285 @@ thread_local! {
     static MEMO: RefCell<Memo> = RefCell::new(Memo::default());
 }
 
-/// Triples minus pairs counted so far is clipped to `-D_MIN..=9` (a hand
-/// has at most nine triples, so below that every later count is the same).
-const D_MIN: i8 = 10;
-const D_SHIFT: u32 = 59;
+/// Triples counted so far minus the pairs joined to them (full houses), in
+/// `-D_MIN..D_MIN`: a pair may be joined before its triple is met, which
+/// the value model allows only if a triple takes it by the end.
+const D_MIN: i8 = 16;
 
-/// What a count `d` of unmatched triples over pairs costs: `max(d, 0)`.
-/// Full houses are not searched for: every triple and pair is counted
-/// (a pair one play, a triple none) and the surplus of triples over pairs
-/// costs one play each, since any triple and pair make one play (a full
-/// house, or a five-card bomb when of the same rank).
+/// An unreachable cost.
+const INF: i32 = 1 << 24;
+
+/// The memo key of state `(k, d)` of `model` at `level`.
 #[inline]
-fn surplus(d: i8) -> u8 {
-    d.max(0) as u8
+fn memo_key(k: Key, d: i8, model: Model, level: u8) -> u128 {
+    let (tag, level) = match model {
+        Model::Plays => (0u128, 0u128),
+        Model::Value => (1, level as u128),
+    };
+    k as u128 | (((d + D_MIN) as u128) << 64) | (level << 69) | (tag << 73)
 }
 
-/// The plays for the part of `k` with no natural card left, `d` triples
-/// over pairs counted: a wildcard alone is a single, two a pair (of any
-/// rank, so a full house's pair); jokers a joker bomb, or a pair per rank
-/// of two (a full house's pair when the rules allow it) and singles.
-/// Returns the count and whether the jokers go as a joker bomb.
-#[inline]
-fn base(k: Key, d: i8) -> (u8, bool) {
-    let (w, b, r) = (field(k, WILD_SHIFT), field(k, BJ_SHIFT), field(k, RJ_SHIFT));
-    let rule = k & RULE_BIT != 0;
-    let (mut singles, mut pairs) = (0u8, 0u8);
-    match w {
-        1 => singles += 1,
-        2 => pairs += 1,
-        _ => {}
+/// A search for the cheapest decomposition by `costs` (the `model`'s) at `level`.
+struct Solver<'a> {
+    costs: &'a Costs,
+    model: Model,
+    level: u8,
+    memo: &'a mut Memo,
+}
+
+/// What the wildcards and jokers left when no natural card is: the plays'
+/// costs and which pairs go with waiting triples.
+#[derive(Clone, Copy, Debug)]
+struct Base {
+    cost: i32,
+    joker_bomb: bool,
+    /// Bits 0, 1, 2: the wildcard pair, the small-joker pair, the big-joker pair joins a triple.
+    absorbed: u8,
+}
+
+impl Solver<'_> {
+    /// The cost of the same-rank groups `g` of natural rank `r` with `a` of
+    /// their pairs joined to triples, and the count of triples over joined pairs after them.
+    #[inline]
+    fn groups(&self, r: u8, g: Groups, a: u8, d: i8) -> (i32, i8) {
+        let v = rank_value(r, self.level) as usize;
+        let c = self.costs;
+        let mut cost = g.singles as i32 * c.single[v] as i32 + (g.pairs - a) as i32 * c.pair[v] as i32 + g.triples as i32 * c.triple[v] as i32;
+        if g.bomb > 0 {
+            cost += c.bomb[g.bomb as usize] as i32;
+        }
+        (cost, (d + g.triples as i8 - a as i8).clamp(-D_MIN, D_MIN - 1))
     }
-    let cost = |singles: u8, pairs: u8| singles + pairs + surplus(d - pairs as i8);
-    let bomb = (b == 2 && r == 2).then(|| cost(singles + 1, pairs));
-    for n in [b, r] {
-        match n {
-            1 => singles += 1,
-            2 if rule => pairs += 1,
-            2 => singles += 1,
+
+    #[inline]
+    fn run(&self, kind: Kind, pos: u8) -> i32 {
+        let c = self.costs;
+        (match kind {
+            Kind::Straight => c.straight[pos as usize],
+            Kind::Tube => c.tube[pos as usize],
+            _ => c.plate[pos as usize],
+        }) as i32
+    }
+
+    /// The plays for the part of `k` with no natural card left, `d` triples
+    /// over joined pairs counted: a wildcard alone is a single, two a pair
+    /// (of any rank, so a full house's pair); jokers a joker bomb, or a
+    /// pair per rank of two (a full house's pair when the rules allow it)
+    /// and singles. Plays: every pair it can joins a waiting triple, and a
+    /// pair joined early with no triple to take it costs a pair again.
+    /// Value: the costliest pairs join the waiting triples; a pair joined
+    /// early with no triple is no decomposition.
+    fn base(&self, k: Key, d: i8) -> Base {
+        let (w, b, r) = (field(k, WILD_SHIFT), field(k, BJ_SHIFT), field(k, RJ_SHIFT));
+        let rule = k & RULE_BIT != 0;
+        let c = self.costs;
+        // Each play as (cost, whether it may join a triple, its bit).
+        let mut plays = [(0i32, false, 0u8); 4];
+        let mut n = 0;
+        match w {
+            1 => (plays[0], n) = ((c.single[13] as i32, false, 0), 1),
+            2 => (plays[0], n) = ((c.pair[13] as i32, true, 1), 1),
             _ => {}
         }
+        let mut split = plays;
+        let mut m = n;
+        for (count, v, bit) in [(b, 14usize, 2u8), (r, 15, 4)] {
+            let play = match count {
+                1 => (c.single[v] as i32, false, 0),
+                2 => (c.pair[v] as i32, rule, bit),
+                _ => continue,
+            };
+            split[m] = play;
+            m += 1;
+        }
+        let (cost, absorbed) = self.settle(&split[..m], d);
+        let mut best = Base { cost, joker_bomb: false, absorbed };
+        if b == 2 && r == 2 {
+            plays[n] = (c.joker_bomb as i32, false, 0);
+            let (cost, absorbed) = self.settle(&plays[..n + 1], d);
+            if cost <= best.cost {
+                best = Base { cost, joker_bomb: true, absorbed };
+            }
+        }
+        best
     }
-    let split = cost(singles, pairs);
-    match bomb {
-        Some(c) if c <= split => (c, true),
-        _ => (split, false),
+
+    /// The cost of the last `plays` with `d` triples waiting, and which pairs join them (bits).
+    fn settle(&self, plays: &[(i32, bool, u8)], d: i8) -> (i32, u8) {
+        let mut total: i32 = plays.iter().map(|p| p.0).sum();
+        let mut mask = 0;
+        match self.model {
+            Model::Plays => {
+                // Every pair joins; those beyond the triples are plays again.
+                let mut d = d as i32;
+                for p in plays.iter().filter(|p| p.1) {
+                    total -= p.0;
+                    mask |= p.2;
+                    d -= 1;
+                }
+                (total - 100 * d.min(0), mask)
+            }
+            Model::Value => {
+                if d < 0 {
+                    return (INF, 0);
+                }
+                let mut joinable: [(i32, u8); 4] = [(0, 0); 4];
+                let mut m = 0;
+                for p in plays.iter().filter(|p| p.1) {
+                    joinable[m] = (p.0, p.2);
+                    m += 1;
+                }
+                joinable[..m].sort_unstable_by_key(|x| std::cmp::Reverse(x.0));
+                for &(cost, bit) in joinable[..m].iter().take(d as usize) {
+                    if cost > 0 {
+                        total -= cost;
+                        mask |= bit;
+                    }
+                }
+                (total, mask)
+            }
+        }
+    }
+
+    /// The least cost of `k` with `d` triples over joined pairs counted, memoized.
+    fn solve(&mut self, k: Key, d: i8) -> i32 {
+        if k & NAT_MASK == 0 {
+            return self.base(k, d).cost;
+        }
+        let mk = memo_key(k, d, self.model, self.level);
+        if let Some(e) = self.memo.get(&mk) {
+            return e.cost;
+        }
+        let mut best = Entry { cost: INF, piece: None, absorbed: 0 };
+        let i = lowest(k);
+        for_each_piece(k, |p| match p.groups {
+            Some(g) => {
+                // Plays: every pair joins a triple (the base pays for those
+                // no triple takes); value: each number of them.
+                let range = match self.model {
+                    Model::Plays => g.pairs..=g.pairs,
+                    Model::Value => 0..=g.pairs,
+                };
+                for a in range {
+                    let (cost, d2) = self.groups(i, g, a, d);
+                    let n = cost + self.solve(k - p.delta, d2);
+                    if n < best.cost {
+                        best = Entry { cost: n, piece: Some(p), absorbed: a };
+                    }
+                }
+            }
+            None => {
+                let n = self.run(p.combo.kind, run_position(p.combo.rank)) + self.solve(k - p.delta, d);
+                if n < best.cost {
+                    best = Entry { cost: n, piece: Some(p), absorbed: 0 };
+                }
+            }
+        });
+        self.memo.insert(mk, best);
+        best.cost
+    }
+
+    /// The plays of a cheapest decomposition of `k` (after `solve(k, 0)`),
+    /// as groups: full houses joined, each with its cost.
+    fn plan(&mut self, mut k: Key, out: &mut Plan) {
+        let mut d = 0i8;
+        let mut parts = Plan::default();
+        while k & NAT_MASK != 0 {
+            self.solve(k, d);
+            let e = self.memo[&memo_key(k, d, self.model, self.level)];
+            let p = e.piece.expect("a hand with naturals has a play");
+            match p.groups {
+                Some(g) => {
+                    let r = p.combo.rank;
+                    let v = rank_value(r, self.level) as usize;
+                    let c = self.costs;
+                    expand(&p, |delta, kind, size| {
+                        let (cost, joins) = match kind {
+                            Kind::Single => (c.single[v], false),
+                            Kind::Pair => (c.pair[v], false),
+                            Kind::Triple => (c.triple[v], false),
+                            _ => (c.bomb[size as usize], false),
+                        };
+                        parts.push(Group { counts: Counts(delta), kind, rank: r, size, cost, joins });
+                    });
+                    // The joined pairs: the last `absorbed` pairs pushed.
+                    let mut left = e.absorbed;
+                    for grp in parts.groups[..parts.len].iter_mut().rev() {
+                        if left == 0 || grp.rank != r {
+                            break;
+                        }
+                        if grp.kind == Kind::Pair && !grp.joins {
+                            grp.joins = true;
+                            left -= 1;
+                        }
+                    }
+                    d = self.groups(r, g, e.absorbed, d).1;
+                }
+                None => {
+                    let size = p.combo.size;
+                    let cost = self.run(p.combo.kind, run_position(p.combo.rank)) as i16;
+                    parts.push(Group { counts: Counts(p.delta), kind: p.combo.kind, rank: p.combo.rank, size, cost, joins: false });
+                }
+            }
+            k -= p.delta;
+        }
+        let base = self.base(k, d);
+        let (w, b, r) = (field(k, WILD_SHIFT), field(k, BJ_SHIFT), field(k, RJ_SHIFT));
+        let c = self.costs;
+        if w > 0 {
+            let (kind, cost) = if w == 2 { (Kind::Pair, c.pair[13]) } else { (Kind::Single, c.single[13]) };
+            let joins = base.absorbed & 1 != 0;
+            parts.push(Group { counts: Counts((w as u64) << WILD_SHIFT), kind, rank: self.level.min(RANK_A), size: w, cost, joins });
+        }
+        if base.joker_bomb {
+            parts.push(Group {
+                counts: Counts((2 << BJ_SHIFT) | (2 << RJ_SHIFT)),
+                kind: Kind::JokerBomb,
+                rank: RANK_RJ,
+                size: 4,
+                cost: c.joker_bomb,
+                joins: false,
+            });
+        } else {
+            for (shift, n, rank, v, bit) in [(BJ_SHIFT, b, 13u8, 14usize, 2u8), (RJ_SHIFT, r, 14, 15, 4)] {
+                if n > 0 {
+                    let joins = base.absorbed & bit != 0;
+                    let (kind, cost) = if n == 2 { (Kind::Pair, c.pair[v]) } else { (Kind::Single, c.single[v]) };
+                    parts.push(Group { counts: Counts((n as u64) << shift), kind, rank, size: n, cost, joins });
+                }
+            }
+        }
+        join_full_houses(&parts, self.costs, out);
     }
 }
 
 /// Calls `f` with every play holding a natural card of the lowest natural
-/// rank of `k`, full houses aside (`surplus`).
+/// rank of `k`, full houses aside (a triple costs what its full house does).
 fn for_each_piece(k: Key, mut f: impl FnMut(Piece)) {
-    let i = (0..13u8).find(|&r| nat(k, r) > 0).expect("a natural card is left");
+    let i = lowest(k);
     let c = nat(k, i);
     let w = field(k, WILD_SHIFT);
     let at = |r: u8| 4 * r as u32;
     // Groups taking every natural card of rank i (after the runs through it).
     for u in 0..=w {
-        for g in splits(c + u) {
+        for &g in splits(c + u) {
             f(Piece { delta: ((c as u64) << at(i)) | ((u as u64) << WILD_SHIFT), combo: Combo::new(Kind::Single, i, 1), groups: Some(g) });
         }
     }
-    // Runs through rank i, on the ladder A 2 3 ... K A.
+    // Runs through rank i, on the ladder A 2 3 ... K A (an A at both ends).
+    let positions: [u8; 2] = if i == RANK_A { [0, 13] } else { [i + 1, u8::MAX] };
     for (kind, len, copies) in [(Kind::Straight, 5u8, 1u8), (Kind::Tube, 3, 2), (Kind::Plate, 2, 3)] {
-        for s in 0..=(14 - len) {
-            let ranks: [u8; 5] = std::array::from_fn(|q| if (q as u8) < len { ladder_rank(s + q as u8) } else { 255 });
-            if !ranks[..len as usize].contains(&i) {
-                continue;
+        for &p in positions.iter().filter(|&&p| p != u8::MAX) {
+            for s in p.saturating_sub(len - 1)..=p.min(14 - len) {
+                let ranks = &LADDER[s as usize..(s + len) as usize];
+                // The wildcards must fill what the naturals lack.
+                let lacking: u8 = ranks.iter().map(|&r| copies.saturating_sub(nat(k, r))).sum();
+                if lacking > w {
+                    continue;
+                }
+                let combo = Combo::new(kind, LADDER[s as usize], len * copies);
+                run_choices(k, ranks, copies, i, w, 0, 0, false, &mut |d| f(Piece { delta: d, combo, groups: None }));
             }
-            let combo = Combo::new(kind, ladder_rank(s), len * copies);
-            run_choices(k, &ranks[..len as usize], copies, i, w, 0, 0, false, &mut |d| f(Piece { delta: d, combo, groups: None }));
         }
     }
 }
@@ -200,7 +525,7 @@ fn for_each_piece(k: Key, mut f: impl FnMut(Piece)) {
 /// Every way of filling the run `ranks` (each `copies` times) from the
 /// naturals of `k` and at most `wild` wildcards, using a natural of rank `i`.
 #[allow(clippy::too_many_arguments)]
-fn run_choices(k: Key, ranks: &[u8], copies: u8, i: u8, wild: u8, used: u8, delta: Key, has_i: bool, f: &mut dyn FnMut(Key)) {
+fn run_choices<F: FnMut(Key)>(k: Key, ranks: &[u8], copies: u8, i: u8, wild: u8, used: u8, delta: Key, has_i: bool, f: &mut F) {
     let Some((&r, rest)) = ranks.split_first() else {
         if has_i {
             f(delta | ((used as u64) << WILD_SHIFT));
@@ -217,36 +542,139 @@ fn run_choices(k: Key, ranks: &[u8], copies: u8, i: u8, wild: u8, used: u8, delt
     }
 }
 
-/// The cost of a piece now and the count of triples over pairs after it.
+/// The lowest natural rank of `k` (which has one).
 #[inline]
-fn step(p: &Piece, d: i8) -> (u8, i8) {
-    match p.groups {
-        Some(g) => (g.singles + g.pairs + (g.bomb > 0) as u8, (d + g.triples as i8 - g.pairs as i8).clamp(-D_MIN, 9)),
-        None => (1, d),
+fn lowest(k: Key) -> u8 {
+    ((k & NAT_MASK).trailing_zeros() / 4) as u8
+}
+
+/// A hand as rank counts: the naturals of ranks 2..A, the wildcards and the
+/// jokers (suits aside; a hand's counts also carry the full-house rule).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Counts(Key);
+
+impl Counts {
+    /// The counts of `hand` at `level`, under `rules`.
+    #[inline]
+    pub fn of(hand: CardSet, level: u8, rules: ComboRules) -> Counts {
+        Counts(key_of(hand, level, rules))
+    }
+
+    /// The counts of a play's `cards` at `level` (to take from a hand's).
+    #[inline]
+    pub fn of_play(cards: CardSet, level: u8) -> Counts {
+        Counts(key_of(cards, level, ComboRules { joker_pair_in_full_house: false }))
+    }
+
+    /// These counts less a play's (which they hold).
+    #[inline]
+    pub fn minus(self, play: Counts) -> Counts {
+        Counts(self.0 - (play.0 & !RULE_BIT))
+    }
+
+    /// Whether no card is left.
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.0 & !RULE_BIT == 0
+    }
+
+    /// Natural cards of rank `r` (0..=12).
+    #[inline]
+    pub fn natural(self, r: u8) -> u8 {
+        nat(self.0, r)
+    }
+
+    /// Wildcards, small jokers and big jokers.
+    #[inline]
+    pub fn specials(self) -> (u8, u8, u8) {
+        (field(self.0, WILD_SHIFT), field(self.0, BJ_SHIFT), field(self.0, RJ_SHIFT))
     }
 }
 
-/// The fewest plays for `k` with `d` triples over pairs counted, memoized in `memo`.
-fn solve(k: Key, d: i8, memo: &mut Memo) -> u8 {
-    if k & NAT_MASK == 0 {
-        return base(k, d).0;
+/// One play of a cheapest decomposition, on counts.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Group {
+    /// The cards it takes.
+    pub counts: Counts,
+    pub kind: Kind,
+    /// Its rank: the rank of a same-rank group (of the triple for a full
+    /// house), the lowest of a run on the ladder A 2 … K A.
+    pub rank: u8,
+    pub size: u8,
+    /// What it costs in the model (a full house: its triple's).
+    pub cost: i16,
+    /// A pair that goes with a triple (before the full houses are joined).
+    joins: bool,
+}
+
+/// Most plays a decomposition has (27 cards).
+const PLAN_MAX: usize = 27;
+
+/// A cheapest decomposition of a hand: its cost and its plays.
+#[derive(Clone, Copy, Debug)]
+pub struct Plan {
+    pub cost: i32,
+    groups: [Group; PLAN_MAX],
+    len: usize,
+}
+
+impl Default for Plan {
+    fn default() -> Plan {
+        let g = Group { counts: Counts(0), kind: Kind::Single, rank: 0, size: 0, cost: 0, joins: false };
+        Plan { cost: 0, groups: [g; PLAN_MAX], len: 0 }
     }
-    let mk = k | (((d + D_MIN) as u64) << D_SHIFT);
-    if let Some(&(n, _)) = memo.get(&mk) {
-        return n;
+}
+
+impl Plan {
+    /// The plays.
+    #[inline]
+    pub fn groups(&self) -> &[Group] {
+        &self.groups[..self.len]
     }
-    let mut best = (u8::MAX, None);
-    let mut pieces = Vec::with_capacity(32);
-    for_each_piece(k, |p| pieces.push(p));
-    for p in pieces {
-        let (cost, d2) = step(&p, d);
-        let n = cost + solve(k - p.delta, d2, memo);
-        if n < best.0 {
-            best = (n, Some(p));
+
+    #[inline]
+    fn push(&mut self, g: Group) {
+        self.groups[self.len] = g;
+        self.len += 1;
+    }
+}
+
+/// The groups of `parts` with each triple joined to a pair that goes with
+/// one (of another rank, or a wildcard pair, when there is one) as a full
+/// house, or as a five-card bomb when both are naturals of one rank; a pair
+/// no triple takes is a pair again.
+fn join_full_houses(parts: &Plan, costs: &Costs, out: &mut Plan) {
+    let g = parts.groups();
+    let wild_pair = |p: &Group| p.counts.0 & NAT_MASK == 0 && p.counts.specials().0 == 2;
+    let mut mate = [usize::MAX; PLAN_MAX];
+    let mut taken = [false; PLAN_MAX];
+    for same_rank in [false, true] {
+        for (j, p) in g.iter().enumerate() {
+            if !p.joins || taken[j] {
+                continue;
+            }
+            let fits = |t: usize| g[t].kind == Kind::Triple && mate[t] == usize::MAX && (same_rank || g[t].rank != p.rank || wild_pair(p));
+            if let Some(t) = (0..g.len()).find(|&t| fits(t)) {
+                mate[t] = j;
+                taken[j] = true;
+            }
         }
     }
-    memo.insert(mk, best);
-    best.0
+    out.len = 0;
+    for (t, grp) in g.iter().enumerate() {
+        if taken[t] {
+            continue;
+        }
+        let mut grp = *grp;
+        grp.joins = false;
+        if let Some(p) = g.get(mate[t]) {
+            let bomb = p.rank == grp.rank && !wild_pair(p);
+            let (kind, cost) = if bomb { (Kind::Bomb, costs.bomb[5]) } else { (Kind::FullHouse, grp.cost) };
+            grp = Group { counts: Counts(grp.counts.0 + p.counts.0), kind, size: 5, cost, ..grp };
+        }
+        out.push(grp);
+    }
+    out.cost = out.groups().iter().map(|g| g.cost as i32).sum();
 }
 
 fn with_memo<T>(f: impl FnOnce(&mut Memo) -> T) -> T {
@@ -262,13 +690,34 @@ fn with_memo<T>(f: impl FnOnce(&mut Memo) -> T) -> T {
 /// The fewest plays that empty `hand` at `level` (0 for an empty hand).
 pub fn min_plays(hand: CardSet, level: u8, rules: ComboRules) -> u32 {
     let k = key_of(hand, level, rules);
-    with_memo(|m| solve(k, 0, m)) as u32
+    with_memo(|memo| Solver { costs: &Costs::PLAYS, model: Model::Plays, level, memo }.solve(k, 0) as u32 / 100)
 }
 
 /// `min_plays` with a memo of its own, dropped after the call: the cost of
 /// a hand no earlier call has seen.
 pub fn min_plays_cold(hand: CardSet, level: u8, rules: ComboRules) -> u32 {
-    solve(key_of(hand, level, rules), 0, &mut Memo::default()) as u32
+    let k = key_of(hand, level, rules);
+    Solver { costs: &Costs::PLAYS, model: Model::Plays, level, memo: &mut Memo::default() }.solve(k, 0) as u32 / 100
+}
+
+/// What `counts` cost to play out at `level` by `costs` (the rule
+/// policy's hand value, memoized per thread: one table of costs per thread).
+pub fn hand_cost(counts: Counts, level: u8, costs: &Costs) -> i32 {
+    with_memo(|memo| Solver { costs, model: Model::Value, level, memo }.solve(counts.0, 0))
+}
+
+/// A decomposition of `counts` at `level` of least cost by `costs` (as `hand_cost`).
+pub fn plan(counts: Counts, level: u8, costs: &Costs) -> Plan {
+    let mut out = Plan::default();
+    with_memo(|memo| {
+        let mut s = Solver { costs, model: Model::Value, level, memo };
+        let cost = s.solve(counts.0, 0);
+        s.plan(counts.0, &mut out);
+        // (A pair joined to a triple of its own rank is a five-card bomb, which costs less.)
+        debug_assert!(out.cost >= cost, "{counts:?}");
+        out.cost = cost;
+    });
+    out
 }
 
 /// A cheap lower bound of `min_plays`: a play holds at most five natural
@@ -286,42 +735,21 @@ pub fn min_plays_bound(hand: CardSet, level: u8, rules: ComboRules) -> u32 {
 /// One decomposition of `hand` at `level` with the fewest plays, as moves
 /// of the hand's physical cards (runs declared as straights, tubes or plates).
 pub fn decompose(hand: CardSet, level: u8, rules: ComboRules) -> Vec<Move> {
-    let mut k = key_of(hand, level, rules);
-    let mut d = 0i8;
-    let mut pieces = Vec::new();
-    with_memo(|m| {
-        while k & NAT_MASK != 0 {
-            solve(k, d, m);
-            let p = m[&(k | (((d + D_MIN) as u64) << D_SHIFT))].1.expect("a hand with naturals has a play");
-            pieces.extend(expand(&p));
-            d = step(&p, d).1;
-            k -= p.delta;
-        }
+    let k = key_of(hand, level, rules);
+    let mut out = Plan::default();
+    with_memo(|memo| {
+        let mut s = Solver { costs: &Costs::PLAYS, model: Model::Plays, level, memo };
+        s.solve(k, 0);
+        s.plan(k, &mut out);
     });
-    let (w, b, r) = (field(k, WILD_SHIFT), field(k, BJ_SHIFT), field(k, RJ_SHIFT));
-    if w > 0 {
-        let kind = if w == 2 { Kind::Pair } else { Kind::Single };
-        pieces.push(Piece { delta: (w as u64) << WILD_SHIFT, combo: Combo::new(kind, level, w), groups: None });
-    }
-    if base(k, d).1 {
-        pieces.push(Piece { delta: (2 << BJ_SHIFT) | (2 << RJ_SHIFT), combo: Combo::new(Kind::JokerBomb, RANK_RJ, 4), groups: None });
-    } else {
-        for (shift, n, rank) in [(BJ_SHIFT, b, 13u8), (RJ_SHIFT, r, 14)] {
-            if n > 0 {
-                let kind = if n == 2 { Kind::Pair } else { Kind::Single };
-                pieces.push(Piece { delta: (n as u64) << shift, combo: Combo::new(kind, rank, n), groups: None });
-            }
-        }
-    }
     let mut left = hand;
-    let moves: Vec<Move> = pieces.iter().map(|p| physical(p, &mut left, level)).collect();
-    pair_full_houses(moves, rules)
+    out.groups().iter().map(|g| physical(g.counts.0, Combo::new(g.kind, g.rank, g.size), &mut left, level)).collect()
 }
 
-/// The plays of a piece: a run as it is, groups one play each (the
-/// wildcards in the bomb, else the triples, then the pairs, then the single).
-fn expand(p: &Piece) -> Vec<Piece> {
-    let Some(g) = p.groups else { return vec![*p] };
+/// Calls `f(delta, kind, size)` for each play of a same-rank piece: the
+/// wildcards in the bomb, else the triples, then the pairs, then the single.
+fn expand(p: &Piece, mut f: impl FnMut(Key, Kind, u8)) {
+    let g = p.groups.expect("a same-rank piece");
     let r = p.combo.rank;
     let mut nat_left = nat(p.delta, r);
     let mut wild_left = field(p.delta, WILD_SHIFT);
@@ -329,49 +757,26 @@ fn expand(p: &Piece) -> Vec<Piece> {
         .chain(std::iter::repeat_n(3, g.triples as usize))
         .chain(std::iter::repeat_n(2, g.pairs as usize))
         .chain(std::iter::repeat_n(1, g.singles as usize));
-    sizes
-        .map(|size| {
-            let u = wild_left.min(size);
-            wild_left -= u;
-            let n = size - u;
-            nat_left -= n;
-            let kind = match size {
-                1 => Kind::Single,
-                2 => Kind::Pair,
-                3 => Kind::Triple,
-                _ => Kind::Bomb,
-            };
-            Piece { delta: ((n as u64) << (4 * r as u32)) | ((u as u64) << WILD_SHIFT), combo: Combo::new(kind, r, size), groups: None }
-        })
-        .collect()
-}
-
-/// Joins triples with pairs into full houses (a five-card bomb when both
-/// are natural cards of one rank), pairs of another rank first; a joker
-/// pair only when the rules allow it, a wildcard pair as any other rank.
-fn pair_full_houses(moves: Vec<Move>, rules: ComboRules) -> Vec<Move> {
-    let is_pair = |m: &Move| m.combo.kind == Kind::Pair && (m.combo.rank < 13 || rules.joker_pair_in_full_house);
-    let (triples, rest): (Vec<Move>, Vec<Move>) = moves.into_iter().partition(|m| m.combo.kind == Kind::Triple);
-    let (mut pairs, mut out): (Vec<Move>, Vec<Move>) = rest.into_iter().partition(is_pair);
-    for t in triples {
-        let tr = t.combo.rank;
-        let other = |m: &Move| m.combo.rank != tr || m.wild == 2;
-        let Some(i) = pairs.iter().position(other).or((!pairs.is_empty()).then_some(0)) else {
-            out.push(t);
-            continue;
+    for size in sizes {
+        let u = wild_left.min(size);
+        wild_left -= u;
+        let n = size - u;
+        nat_left -= n;
+        let kind = match size {
+            1 => Kind::Single,
+            2 => Kind::Pair,
+            3 => Kind::Triple,
+            _ => Kind::Bomb,
         };
-        let b = pairs.remove(i);
-        let cards = t.cards.plus(b.cards).expect("disjoint parts of one hand");
-        let kind = if other(&b) { Kind::FullHouse } else { Kind::Bomb };
-        out.push(Move { cards, combo: Combo::new(kind, tr, 5), wild: t.wild + b.wild });
+        f(((n as u64) << (4 * r as u32)) | ((u as u64) << WILD_SHIFT), kind, size);
     }
-    out.extend(pairs);
-    out
+    debug_assert_eq!(nat_left, 0);
 }
 
-/// The move of `p` on the cards of `left` (taken out of it): the lowest
-/// suits of each natural rank, heart level cards for the wildcards.
-fn physical(p: &Piece, left: &mut CardSet, level: u8) -> Move {
+/// The move of a play taking `delta` declared `combo` on the cards of
+/// `left` (taken out of it): the lowest suits of each natural rank, heart
+/// level cards for the wildcards.
+fn physical(delta: Key, combo: Combo, left: &mut CardSet, level: u8) -> Move {
     let mut cards = CardSet::EMPTY;
     let take = |c: Card, cards: &mut CardSet, left: &mut CardSet| {
         let one = CardSet::single(c);
@@ -379,7 +784,7 @@ fn physical(p: &Piece, left: &mut CardSet, level: u8) -> Move {
         *cards = cards.plus(one).expect("at most two copies");
     };
     for r in 0..13u8 {
-        let mut n = nat(p.delta, r);
+        let mut n = nat(delta, r);
         for suit in 0..4u8 {
             let c = Card::natural(r, suit);
             if r == level && suit == HEARTS {
@@ -391,17 +796,17 @@ fn physical(p: &Piece, left: &mut CardSet, level: u8) -> Move {
             }
         }
     }
-    let wild = field(p.delta, WILD_SHIFT);
+    let wild = field(delta, WILD_SHIFT);
     for _ in 0..wild {
         take(Card::natural(level, HEARTS), &mut cards, left);
     }
     for (shift, face) in [(BJ_SHIFT, BJ), (RJ_SHIFT, RJ)] {
-        for _ in 0..field(p.delta, shift) {
+        for _ in 0..field(delta, shift) {
             take(Card::from_index(face as usize).expect("a joker face"), &mut cards, left);
         }
     }
-    debug_assert!(p.combo.rank <= RANK_RJ && (p.combo.kind != Kind::Straight || p.combo.rank <= RANK_A));
-    Move { cards, combo: p.combo, wild }
+    debug_assert!(combo.rank <= RANK_RJ && (combo.kind != Kind::Straight || combo.rank <= RANK_A));
+    Move { cards, combo, wild }
 }
 
 #[cfg(test)]
@@ -475,6 +880,60 @@ mod tests {
             let hand = hand_with(&mut rng, size, level, wild, ranks);
             let want = brute(hand, level, rules, &mut Map::new());
             assert_eq!(check(hand, level, rules), want, "{hand} at level {level}");
+        }
+    }
+
+    /// The least cost by trying every legal lead of every sub-hand.
+    fn brute_cost(hand: CardSet, level: u8, rules: ComboRules, costs: &Costs, memo: &mut Map<CardSet, i32>) -> i32 {
+        if hand.is_empty() {
+            return 0;
+        }
+        if let Some(&n) = memo.get(&hand) {
+            return n;
+        }
+        let mut best = i32::MAX;
+        for m in legal_moves(hand, level, None, Mode::Cards, rules) {
+            best = best
+                .min(costs.play(m.combo.kind, m.combo.rank, m.combo.size, level) as i32 + brute_cost(hand.minus(m.cards), level, rules, costs, memo));
+        }
+        memo.insert(hand, best);
+        best
+    }
+
+    /// Costs that differ by kind and strength, as a hand value's do.
+    const TEST_COSTS: Costs = Costs {
+        single: [100, 100, 100, 100, 100, 97, 94, 90, 85, 80, 74, 66, 57, 45, 30, 12],
+        pair: [100, 100, 100, 100, 99, 96, 93, 90, 86, 80, 72, 63, 50, 36, 6, 0],
+        triple: [100, 99, 98, 97, 96, 95, 94, 93, 90, 87, 84, 78, 70, 60],
+        bomb: [0, 0, 0, 0, -20, -30, -45, -60, -70, -80, -90],
+        straight: [100, 100, 99, 98, 95, 92, 88, 84, 78, 70],
+        tube: [100, 100, 100, 100, 97, 94, 91, 88, 85, 80, 75, 70],
+        plate: [100, 100, 100, 100, 97, 94, 91, 88, 85, 82, 78, 74, 70],
+        joker_bomb: -100,
+    };
+
+    #[test]
+    fn costs_match_brute_force_on_small_hands() {
+        let mut rng = Rng::new(15);
+        for t in 0..500u32 {
+            let wild = (t % 3) as u8;
+            let level = [0u8, 3, 12][(t / 3 % 3) as usize];
+            let rules = ComboRules { joker_pair_in_full_house: t % 5 != 0 };
+            let ranks = if t % 2 == 0 { 6 } else { 13 };
+            let size = 4 + rng.below(7);
+            let hand = hand_with(&mut rng, size, level, wild, ranks);
+            let want = brute_cost(hand, level, rules, &TEST_COSTS, &mut Map::new());
+            let counts = Counts::of(hand, level, rules);
+            assert_eq!(hand_cost(counts, level, &TEST_COSTS), want, "{hand} at level {level}");
+            let p = plan(counts, level, &TEST_COSTS);
+            assert_eq!(p.cost, want, "{hand}");
+            // The plan's groups take the whole hand and cost what it says.
+            let mut left = counts;
+            for g in p.groups() {
+                left = left.minus(g.counts);
+            }
+            assert!(left.is_empty(), "{hand}: {:?}", p.groups());
+            assert_eq!(p.groups().iter().map(|g| g.cost as i32).sum::<i32>(), want, "{hand}: {:?}", p.groups());
         }
     }
 

@@ -81,7 +81,7 @@ impl PyEpisode {
     {
         let mut source = Source::of(draws)?;
         let s = self.setting;
-        let searches = s.natives.iter().flatten().any(|p| !matches!(p, Policy::Random | Policy::Greedy | Policy::Rule));
+        let searches = s.natives.iter().flatten().any(|p| !matches!(p, Policy::Random | Policy::Greedy | Policy::Rule | Policy::RuleV1));
         let e = self.episode.as_mut().ok_or_else(not_started)?;
         let mut r = [0.0f32; 4];
         match &mut source {

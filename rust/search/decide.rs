@@ -10,7 +10,7 @@ use crate::game::trick::PlayState;
 use crate::game::{tribute, Action, Game, Phase};
 use crate::movegen::{ComboRules, Move};
 use crate::rng::Rng;
-use crate::search::choosers::{greedy, pick_listed, random, rule_based, Chooser, Greedy, Random, RuleBased};
+use crate::search::choosers::{greedy, pick_listed, random, rule_based, rule_v1, Chooser, Greedy, Random, RuleBased, RuleV1};
 use crate::search::context::Context;
 use crate::search::decision::{obvious, Decision};
 use crate::search::montecarlo::Evaluation;
@@ -27,7 +27,8 @@ impl Chooser for Policy {
         match self {
             Policy::Random => Random.choose(state, ctx, moves, rng, run),
             Policy::Greedy => Ok(greedy::choose(state, moves)),
-            Policy::Rule => Ok(rule_based::choose(state, moves)),
+            Policy::Rule => Ok(rule_based::choose(state, ctx, moves)),
+            Policy::RuleV1 => Ok(rule_v1::choose(state, moves)),
             Policy::Search(s) => search(s, state, ctx, moves, rng.next_u64(), run),
         }
     }
@@ -42,7 +43,7 @@ impl Chooser for Policy {
 
     #[inline]
     fn uses_knowledge(&self) -> bool {
-        matches!(self, Policy::Search(_))
+        matches!(self, Policy::Search(_) | Policy::Rule)
     }
 }
 
@@ -87,6 +88,7 @@ pub fn with_chooser<J: ChooserJob>(policies: &[Policy; 4], job: J) -> J::Output 
             Policy::Random => return job.run(&Random),
             Policy::Greedy => return job.run(&Greedy),
             Policy::Rule => return job.run(&RuleBased),
+            Policy::RuleV1 => return job.run(&RuleV1),
             Policy::Search(_) => {}
         }
     }
@@ -123,6 +125,7 @@ impl Policy {
         match self {
             Policy::Random => random::tribute_choice(options, rng),
             Policy::Rule => rule_based::tribute_choice(options, hand, level, rules),
+            Policy::RuleV1 => rule_v1::tribute_choice(options, hand, level, rules),
             Policy::Search(s) if !s.is_plain_mc() => rule_based::tribute_choice(options, hand, level, rules),
             Policy::Greedy | Policy::Search(_) => greedy::tribute_choice(options, level),
         }

@@ -2,12 +2,12 @@
 //! unseen cards (`sample::Sampler`, uniform) weighted by how likely the
 //! other seats' public actions of this deal are with those hands.
 //!
-//! The model ([`Model`]): a seat acts as the rule policy (`search::choosers::rule_based`)
+//! The model ([`Model`]): a seat acts as the first rule policy (`rule-v1`, `search::choosers::rule_v1`)
 //! would with its hand at the time. An action the rule policy takes there
 //! has likelihood 1, any other action ε (0 < ε ≤ 1; one ε for the two
 //! opponents, one for the partner): a mixture of the rule policy with a
 //! background that does not depend on the hand, so ε = 1 is uninformative
-//! and a seat that does not play like `rule` costs each deal at most a
+//! and a seat that does not play like `rule-v1` costs each deal at most a
 //! factor ε per decision. Plays are compared as patterns (declaration,
 //! ranks, wildcards, the flush suit), return cards (还贡) by rank: suits that
 //! make no combination never count. The tribute itself is left out: its
@@ -43,7 +43,7 @@ use crate::movegen::decompose::{decompose, min_plays};
 use crate::movegen::{self, Mode, Move};
 use crate::parallel::{self, Stop};
 use crate::rng::{derive_seed, Rng};
-use crate::search::choosers::rule_based as rule;
+use crate::search::choosers::rule_v1 as rule;
 use crate::search::sample::{Constraints, Sampler};
 use rayon::prelude::*;
 use std::collections::HashMap;

@@ -10,10 +10,13 @@ pub enum Policy {
     /// follow with the smallest play that beats, never over a partner, bomb
     /// only when an opponent is close to going out.
     Greedy,
-    /// Decomposition-driven rules (`choosers::rule_based`): groups of a
-    /// shortest decomposition, bombs held until they decide the deal, the
-    /// partner's winning play left alone.
+    /// Rules on a valued decomposition (`choosers::rule_based`): plays
+    /// chosen by what they do to the hand's value, the partner, the
+    /// opponents' hand sizes and the cards played.
     Rule,
+    /// The first rule policy (`choosers::rule_v1`): the hidden-hand
+    /// inference's likelihood model and a yardstick.
+    RuleV1,
     /// A Monte Carlo search of every decision.
     Search(Search),
 }
@@ -86,6 +89,7 @@ impl Policy {
             Policy::Random => "random".into(),
             Policy::Greedy => "greedy".into(),
             Policy::Rule => "rule".into(),
+            Policy::RuleV1 => "rule-v1".into(),
             Policy::Search(Search { playouts, rollout, spread, value, think_ms }) => {
                 let head = match (spread, rollout) {
                     (Spread::Even, Rollout::Greedy) => "mc",
@@ -125,11 +129,12 @@ impl Policy {
             None => (head.trim(), Value::Deal),
         };
         let (spread, rollout) = match head {
-            "random" | "greedy" | "rule" if n.is_none() && value == Value::Deal && think_ms == 0 => {
+            "random" | "greedy" | "rule" | "rule-v1" if n.is_none() && value == Value::Deal && think_ms == 0 => {
                 return Some(match head {
                     "random" => Policy::Random,
                     "greedy" => Policy::Greedy,
-                    _ => Policy::Rule,
+                    "rule" => Policy::Rule,
+                    _ => Policy::RuleV1,
                 })
             }
             "mc" => (Spread::Even, Rollout::Greedy),
@@ -151,8 +156,20 @@ impl Policy {
 pub(crate) mod tests {
     use super::*;
 
-    pub(crate) const NAMES: [&str; 11] =
-        ["random", "greedy", "rule", "mc:6", "mc-rule:6", "sh:8", "sh-greedy:8", "sh+game:8", "mc+game:6", "ismcts:12", "ismcts-rule+game:6"];
+    pub(crate) const NAMES: [&str; 12] = [
+        "random",
+        "greedy",
+        "rule",
+        "rule-v1",
+        "mc:6",
+        "mc-rule:6",
+        "sh:8",
+        "sh-greedy:8",
+        "sh+game:8",
+        "mc+game:6",
+        "ismcts:12",
+        "ismcts-rule+game:6",
+    ];
 
     #[test]
     fn names_round_trip_and_bad_names_are_refused() {
@@ -166,8 +183,21 @@ pub(crate) mod tests {
             Some(Policy::Search(Search { playouts: 50, rollout: Rollout::Greedy, spread: Spread::Even, value: Value::Deal, think_ms: 0 }))
         );
         assert_eq!(Policy::from_name("sh").unwrap().name(), "sh:200");
-        for bad in ["rule:5", "sh:0", "sh:-1", "sh+fun:5", "sh:5@", "sh:5@0ms", "sh:5@10", "greedy+game", "rule@5ms", "ismcts:x", "ismcts-fast:3", ""]
-        {
+        for bad in [
+            "rule:5",
+            "rule-v1:5",
+            "sh:0",
+            "sh:-1",
+            "sh+fun:5",
+            "sh:5@",
+            "sh:5@0ms",
+            "sh:5@10",
+            "greedy+game",
+            "rule@5ms",
+            "ismcts:x",
+            "ismcts-fast:3",
+            "",
+        ] {
             assert_eq!(Policy::from_name(bad), None, "{bad}");
         }
     }

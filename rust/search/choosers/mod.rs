@@ -1,15 +1,18 @@
 //! Choosers: what picks the play of the seat to move in a playout or a
 //! game. The trait is all that rollouts and searches know of a policy; the
-//! cheap built-in ones (random, greedy, rule) live here, and
+//! cheap built-in ones (random, greedy, rule, and the first rule policy
+//! kept as a baseline) live here, and
 //! `search::decide` makes every `Policy` one.
 
 pub mod greedy;
 pub mod random;
 pub mod rule_based;
+pub mod rule_v1;
 
 pub use greedy::Greedy;
 pub use random::Random;
 pub use rule_based::RuleBased;
+pub use rule_v1::RuleV1;
 
 use crate::error::Result;
 use crate::game::trick::PlayState;

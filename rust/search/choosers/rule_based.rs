@@ -1,7 +1,10 @@
-//! The rule policy (`"rule"`): plays that keep the hand's decomposition
-//! (最少手数, `movegen::decompose`) short, bombs kept for when they decide
-//! the deal, cooperation with the partner. It reads only what the seat to
-//! move knows: its own hand and how many cards each seat holds.
+//! The rule policy (`"rule"`): a hand valued by its cheapest decomposition
+//! (`movegen::decompose::plan`, each play costing what it needs to be
+//! played less what its strength can win back), plays chosen by what they
+//! do to that value, and the table read: the partner's and opponents' hand
+//! sizes, the cards already played (which plays nobody can beat). It reads
+//! only what the seat to move knows: its own hand, the hand sizes and the
+//! public knowledge of the deal.
 
 use crate::cards::card::Card;
 use crate::cards::cardset::CardSet;
@@ -9,95 +12,227 @@ use crate::error::Result;
 use crate::game::trick::{partner, PlayState};
 use crate::game::Action;
 use crate::movegen::combo::{rank_value, Kind};
-use crate::movegen::decompose::{decompose, min_plays};
+use crate::movegen::decompose::{hand_cost, plan, Costs, Counts, Group, Plan};
 use crate::movegen::{ComboRules, Move};
 use crate::rng::Rng;
 use crate::search::choosers::Chooser;
 use crate::search::context::Context;
 use crate::search::run::Run;
 
-/// An opponent with this many cards or fewer may go out soon: worth a bomb
-/// or a broken group to stop.
-pub const RULE_DANGER: u32 = 6;
-
-/// Decomposition-driven rules: groups of a shortest decomposition, bombs
-/// held until they decide the deal, the partner's winning play left alone.
+/// The rule policy.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RuleBased;
 
 impl Chooser for RuleBased {
     #[inline]
-    fn choose(&self, state: &PlayState, _: &Context, moves: &[Move], _: &mut Rng, _: &Run) -> Result<Option<usize>> {
-        Ok(choose(state, moves))
+    fn choose(&self, state: &PlayState, ctx: &Context, moves: &[Move], _: &mut Rng, _: &Run) -> Result<Option<usize>> {
+        Ok(choose(state, ctx, moves))
+    }
+
+    #[inline]
+    fn uses_knowledge(&self) -> bool {
+        true
+    }
+}
+
+/// What each play costs in the rule policy's hand value (hundredths of a
+/// play): weak plays a whole play, strong ones less (a big joker 15), bombs
+/// below nothing (each takes a trick back).
+pub const VALUE: Costs = Costs {
+    //       2    3    4    5    6    7    8    9    T   J   Q   K   A  lvl  BJ  RJ
+    single: [100, 100, 100, 100, 100, 100, 100, 95, 90, 85, 80, 72, 62, 48, 32, 15],
+    pair: [100, 100, 100, 100, 100, 100, 100, 95, 90, 84, 78, 70, 55, 40, 8, 0],
+    triple: [100, 100, 100, 100, 100, 100, 100, 96, 92, 88, 84, 78, 70, 60],
+    bomb: [0, 0, 0, 0, -20, -30, -45, -60, -70, -80, -90],
+    straight: [100, 100, 100, 98, 95, 92, 88, 84, 78, 70],
+    tube: [100, 100, 100, 100, 97, 94, 91, 88, 85, 80, 75, 70],
+    plate: [100, 100, 100, 100, 97, 94, 91, 88, 85, 82, 78, 74, 70],
+    joker_bomb: -100,
+};
+
+/// An opponent with this many cards or fewer may go out soon: worth a
+/// strong card, a broken group or a bomb to stop.
+pub const RULE_DANGER: u32 = 6;
+
+/// The least a follow may take off the hand's cost (a negative value: what
+/// it may add), when nothing presses: a pair or triple may be broken to
+/// keep the opponents from leading again.
+const FOLLOW_GAIN: i32 = -40;
+
+/// The same when the trick matters (its player is about to go out).
+const URGENT_GAIN: i32 = -40;
+
+/// What a follow nobody can beat (but with a bomb) is worth besides its
+/// gain: the lead it takes.
+const BOSS_BONUS: i32 = 40;
+
+/// A parameter of the policy: `default`, or with the `tuning` feature the
+/// value `GUANDAN_RULE_PARAMS` gives `name` (`"name=value,..."`, read once),
+/// so a tuning script can try values without rebuilding.
+#[cfg(not(feature = "tuning"))]
+#[inline(always)]
+fn param(_name: &str, default: i32) -> i32 {
+    default
+}
+
+#[cfg(feature = "tuning")]
+fn param(name: &str, default: i32) -> i32 {
+    static PARAMS: std::sync::OnceLock<Vec<(String, i32)>> = std::sync::OnceLock::new();
+    let params = PARAMS.get_or_init(|| {
+        let text = std::env::var("GUANDAN_RULE_PARAMS").unwrap_or_default();
+        text.split(',')
+            .filter(|kv| !kv.trim().is_empty())
+            .map(|kv| {
+                let (k, v) = kv.split_once('=').expect("GUANDAN_RULE_PARAMS holds name=value pairs");
+                (k.trim().to_string(), v.trim().parse().expect("an integer value"))
+            })
+            .collect()
+    });
+    params.iter().find(|(k, _)| k == name).map_or(default, |&(_, v)| v)
+}
+
+/// What the seat to move sees: its hand and plan, the table, the cards
+/// nobody has shown.
+struct View<'a> {
+    state: &'a PlayState,
+    me: u8,
+    mate: u8,
+    level: u8,
+    counts: Counts,
+    /// The hand's plan, found when first asked for (many decisions need none).
+    plan: std::cell::OnceCell<Plan>,
+    /// The cards in the other three hands (not ours, not played).
+    unseen: CardSet,
+}
+
+impl View<'_> {
+    fn plan(&self) -> &Plan {
+        self.plan.get_or_init(|| plan(self.counts, self.level, &VALUE))
+    }
+
+    fn size(&self, s: u8) -> u32 {
+        self.state.hands[s as usize].len()
+    }
+
+    fn live(&self, s: u8) -> bool {
+        !self.state.is_out(s)
+    }
+
+    /// The opponents still holding cards.
+    fn opponents(&self) -> impl Iterator<Item = u8> + '_ {
+        [(self.me + 1) % 4, (self.me + 3) % 4].into_iter().filter(|&s| self.live(s))
+    }
+
+    /// The fewest cards an opponent holds (`u32::MAX` when both are out).
+    fn shortest(&self) -> u32 {
+        self.opponents().map(|s| self.size(s)).min().unwrap_or(u32::MAX)
+    }
+
+    /// The hand's cost after playing `m`: by the plan when `m` is one of its
+    /// groups, else by a fresh search.
+    fn after(&self, m: &Move) -> i32 {
+        let mc = Counts::of_play(m.cards, self.level);
+        match self.group_of(mc) {
+            Some(g) => self.plan().cost - g.cost as i32,
+            None => hand_cost(self.counts.minus(mc), self.level, &VALUE),
+        }
+    }
+
+    fn group_of(&self, mc: Counts) -> Option<&Group> {
+        self.plan().groups().iter().find(|g| g.counts == mc)
+    }
+
+    /// Whether no hand but ours can beat `m` except with a bomb (by the
+    /// cards not yet seen).
+    fn is_boss(&self, m: &Move) -> bool {
+        boss(m.combo.kind, m.combo.value(self.level), self.unseen, self.level)
+    }
+
+    /// Whether the hand after `m` leaves at most one group that does not
+    /// control its kind: with the lead, it goes out.
+    fn runs_out(&self, m: &Move) -> bool {
+        let left = self.counts.minus(Counts::of_play(m.cards, self.level));
+        plan(left, self.level, &VALUE).groups().iter().filter(|g| !self.controls(g)).count() <= 1
+    }
+
+    /// Whether a group of the plan is a boss (or a bomb).
+    fn controls(&self, g: &Group) -> bool {
+        g.kind.is_bomb() || boss(g.kind, group_value(g, self.level), self.unseen, self.level)
+    }
+}
+
+/// The value compared within a kind (`Combo::value`) of a plan's group.
+fn group_value(g: &Group, level: u8) -> u8 {
+    match g.kind {
+        Kind::Straight | Kind::Tube | Kind::Plate => crate::movegen::combo::run_position(g.rank),
+        _ => rank_value(g.rank, level),
+    }
+}
+
+/// Whether the cards `unseen` can make no play of `kind` and `size` above
+/// `value` (bombs aside): singles, pairs, triples and full houses by the
+/// counts of each rank (wildcards standing in for naturals), runs by each
+/// higher position.
+fn boss(kind: Kind, value: u8, unseen: CardSet, level: u8) -> bool {
+    let wild = if level < 13 { unseen.count(Card::natural(level, crate::cards::card::HEARTS)) } else { 0 };
+    let count = |r: u8| -> u8 {
+        let n = unseen.rank_count(r);
+        if r == level {
+            n - wild
+        } else {
+            n
+        }
+    };
+    match kind {
+        Kind::Single | Kind::Pair | Kind::Triple | Kind::FullHouse => {
+            let need = match kind {
+                Kind::Single => 1,
+                Kind::Pair => 2,
+                _ => 3,
+            };
+            (0..15u8).filter(|&r| rank_value(r, level) > value).all(|r| {
+                if r >= 13 {
+                    // Jokers: no wildcard stands in; no joker triple.
+                    need == 3 || unseen.rank_count(r) < need
+                } else if r == level {
+                    count(r) + wild < need
+                } else {
+                    count(r) == 0 || count(r) + wild.min(need - 1) < need
+                }
+            })
+        }
+        Kind::Straight | Kind::Tube | Kind::Plate => {
+            let (len, copies) = kind.run_shape().expect("a run");
+            ((value + 1)..=(14 - len)).all(|s| {
+                let missing: u8 = (0..len).map(|q| copies.saturating_sub(count(crate::movegen::combo::ladder_rank(s + q)))).sum();
+                missing > wild
+            })
+        }
+        _ => true,
     }
 }
 
 /// The rule policy's choice among `moves` for the seat to move (`None` = pass).
-pub fn choose(state: &PlayState, moves: &[Move]) -> Option<usize> {
+pub fn choose(state: &PlayState, ctx: &Context, moves: &[Move]) -> Option<usize> {
     let me = state.current;
     let hand = state.hands[me as usize];
-    let (level, rules) = (state.level, state.rules);
     // Going out at once wins everything else.
     if let Some(i) = moves.iter().position(|m| m.cards.len() == hand.len()) {
         return Some(i);
     }
-    let cards = |s: u8| state.hands[s as usize].len();
-    let opponents = [(me + 1) % 4, (me + 3) % 4];
-    let shortest = opponents.iter().filter(|&&s| !state.is_out(s)).map(|&s| cards(s)).min().unwrap_or(u32::MAX);
-    let left = |m: &Move| min_plays(hand.minus(m.cards), level, rules);
-    let k0 = min_plays(hand, level, rules);
+    if moves.is_empty() {
+        return None;
+    }
+    let level = state.level;
+    let counts = Counts::of(hand, level, state.rules);
+    let played = ctx.knowledge.played.iter().fold(CardSet::EMPTY, |a, p| a.plus(*p).unwrap_or(a));
+    let unseen = CardSet::FULL_DECK.minus(hand).minus(played);
+    let v = View { state, me, mate: partner(me), level, counts, plan: std::cell::OnceCell::new(), unseen };
     match state.top {
-        None => Some(lead(state, moves, k0, shortest, &left)),
-        Some(_) if state.top_seat == partner(me) => None, // the partner's play stands (and 接风 when it went out with it).
-        Some(top) => follow(state, moves, top, k0, shortest, &left),
+        None => Some(lead(&v, moves)),
+        Some(_) if state.top_seat == v.mate => support(&v, moves),
+        Some(_) => follow(&v, moves),
     }
-}
-
-fn lead(state: &PlayState, moves: &[Move], k0: u32, shortest: u32, left: &dyn Fn(&Move) -> u32) -> usize {
-    let level = state.level;
-    let mate = partner(state.current);
-    // A partner with one card left gets the lowest single to go out over.
-    if !state.is_out(mate) && state.hands[mate as usize].len() == 1 && shortest > 1 {
-        if let Some(i) = best_by(moves, |m| (m.combo.kind == Kind::Single && !m.combo.kind.is_bomb()).then(|| (m.combo.value(level), m.wild))) {
-            return i;
-        }
-    }
-    // Lead a group of a shortest decomposition (bombs last), the lowest first,
-    // the longest among equals; against an opponent about to go out with one
-    // or two cards, not a single or pair it may go out over.
-    let key = |m: &Move| {
-        let risky = (shortest <= 2 && m.combo.size as u32 <= shortest && matches!(m.combo.kind, Kind::Single | Kind::Pair)) as u8;
-        (m.combo.kind.is_bomb(), risky, m.combo.value(level), std::cmp::Reverse(m.combo.size), m.wild)
-    };
-    let hand = state.hands[state.current as usize];
-    let parts = decompose(hand, level, state.rules);
-    let profile = |c: CardSet| -> [u8; 15] { std::array::from_fn(|r| c.rank_count(r as u8)) };
-    let pieces: Vec<(Move, [u8; 15])> = parts.iter().map(|p| (*p, profile(p.cards))).collect();
-    let is_piece = |m: &Move| pieces.iter().any(|(p, prof)| p.combo == m.combo && p.wild == m.wild && *prof == profile(m.cards));
-    best_by(moves, |m| is_piece(m).then(|| key(m)))
-        .or_else(|| best_by(moves, |m| (left(m) + 1 == k0).then(|| key(m))))
-        .or_else(|| best_by(moves, |m| Some((left(m), key(m)))))
-        .expect("a leader has a play")
-}
-
-fn follow(state: &PlayState, moves: &[Move], top: Move, k0: u32, shortest: u32, left: &dyn Fn(&Move) -> u32) -> Option<usize> {
-    let level = state.level;
-    let ts = state.top_seat;
-    // Beating an opponent who went out with its play stops its partner from leading (接风).
-    let feeds = state.is_out(ts);
-    let urgent = feeds || state.hands[ts as usize].len() <= RULE_DANGER;
-    let danger = urgent || shortest <= RULE_DANGER;
-    // Beat with a group of a shortest decomposition, the lowest; when the
-    // trick matters, with one that costs a single extra play.
-    let slack = urgent as u32;
-    let plain = best_by(moves, |m| (!m.combo.kind.is_bomb() && left(m) < k0 + slack).then(|| (left(m), m.combo.value(level), m.wild)));
-    if plain.is_some() {
-        return plain;
-    }
-    // A bomb when an opponent is about to go out, or when taking the lead
-    // leaves one group to go out with; the smallest bomb, the joker bomb last.
-    let worth = |m: &Move| danger || left(m) <= 1 || (top.combo.kind.is_bomb() && left(m) < k0);
-    best_by(moves, |m| (m.combo.kind.is_bomb() && worth(m)).then(|| (m.combo.kind == Kind::JokerBomb, left(m), m.combo.bomb_power(level))))
 }
 
 /// The index of the move with the smallest key, among those that have one.
@@ -113,16 +248,165 @@ fn best_by<K: Ord>(moves: &[Move], mut key: impl FnMut(&Move) -> Option<K>) -> O
     best.map(|(_, i)| i)
 }
 
+fn lead(v: &View, moves: &[Move]) -> usize {
+    let level = v.level;
+    let shortest = v.shortest();
+    let mate_cards = if v.live(v.mate) { v.size(v.mate) } else { u32::MAX };
+    // A partner with one or two cards gets the lowest single (or pair) to go out over.
+    if mate_cards <= 2 && shortest > mate_cards.min(1) {
+        let kind = if mate_cards == 2 && moves.iter().any(|m| m.combo.kind == Kind::Pair) { Kind::Pair } else { Kind::Single };
+        if let Some(i) = best_by(moves, |m| (m.combo.kind == kind).then(|| (m.combo.value(level), -v.after(m), m.wild))) {
+            return i;
+        }
+    }
+    let groups = v.plan().groups();
+    let weak = groups.iter().filter(|g| !v.controls(g)).count();
+    // Lead a group of the plan. With at most one weak group left, the
+    // strong ones first (each keeps the lead), bombs last; else the weakest
+    // first (the most cards among equals), not a single or pair an
+    // opponent with that many cards or fewer may go out over.
+    let key = |m: &Move| {
+        let g = v.group_of(Counts::of_play(m.cards, level))?;
+        let strong = v.controls(g);
+        let bomb = m.combo.kind.is_bomb();
+        let risky = (shortest <= 2 && m.combo.size as u32 <= shortest && matches!(m.combo.kind, Kind::Single | Kind::Pair) && !v.is_boss(m)) as u8;
+        let order = if weak <= 1 { (bomb, !strong, -(g.cost as i32)) } else { (bomb, false, -(g.cost as i32)) };
+        Some((order.0, risky, order.1, order.2, std::cmp::Reverse(m.combo.size), m.combo.value(level), m.wild, m.combo.kind == Kind::StraightFlush))
+    };
+    best_by(moves, key)
+        .or_else(|| best_by(moves, |m| Some((m.combo.kind.is_bomb(), -v.after(m), m.combo.value(level)))))
+        .expect("a leader has a play")
+}
+
+/// The partner holds the trick: it stands, unless the next opponent is
+/// about to go out over it (then the strongest play that keeps the hand's
+/// shape, to stop them).
+fn support(v: &View, moves: &[Move]) -> Option<usize> {
+    let top = v.state.top?;
+    let next = (v.me + 1) % 4;
+    let threat = v.live(next) && v.size(next) <= top.combo.size as u32 && !top_is_boss(v, &top);
+    if !threat {
+        if param("overtake", 0) == 0 {
+            return None;
+        }
+        // Over the partner only with a group of the plan nobody can beat
+        // after which the hand runs out.
+        let level = v.level;
+        return best_by(moves, |m| {
+            let take = !m.combo.kind.is_bomb() && v.group_of(Counts::of_play(m.cards, level)).is_some() && v.is_boss(m) && v.runs_out(m);
+            take.then(|| m.combo.value(level))
+        });
+    }
+    let cost = v.plan().cost;
+    best_by(moves, |m| (!m.combo.kind.is_bomb() && cost - v.after(m) >= 0).then(|| (!v.is_boss(m), std::cmp::Reverse(m.combo.value(v.level)))))
+}
+
+fn top_is_boss(v: &View, top: &Move) -> bool {
+    top.combo.kind.is_bomb() || v.is_boss(top)
+}
+
+fn follow(v: &View, moves: &[Move]) -> Option<usize> {
+    let state = v.state;
+    let ts = state.top_seat;
+    // Beating an opponent who went out with its play stops its partner from leading (接风).
+    let feeds = state.is_out(ts);
+    let urgent = feeds || v.size(ts) <= param("urgent_size", RULE_DANGER as i32) as u32;
+    let shortest = v.shortest();
+    let danger = urgent || shortest <= param("bomb_size", RULE_DANGER as i32) as u32 || racing(v);
+    let need = if urgent { param("urgent_gain", URGENT_GAIN) } else { param("follow_gain", FOLLOW_GAIN) };
+    let lead_bonus = param("boss_bonus", BOSS_BONUS);
+    // The play that takes most off the hand's cost, when that is enough;
+    // when the trick matters, one nobody can beat first.
+    let plain = best_follow(v, moves, need, lead_bonus, urgent);
+    if plain.is_some() {
+        return plain;
+    }
+    // A bomb when an opponent is about to go out, or when taking the lead
+    // leaves at most one weak group to go out with; the smallest bomb, the
+    // joker bomb last.
+    let worth = |m: &Move| danger || v.runs_out(m);
+    best_by(moves, |m| (m.combo.kind.is_bomb() && worth(m)).then(|| (m.combo.kind == Kind::JokerBomb, -v.after(m), m.combo.bomb_power(v.level))))
+}
+
+/// Whether a seat has gone out, so that every bomb goes to finishing
+/// before the opponents: after the partner, each opponent out first costs
+/// the team a level (双上 the most); after an opponent, the last two
+/// places decide whether the deal is lost by three.
+fn racing(v: &View) -> bool {
+    match param("race", 0) {
+        1 => !v.live(v.mate),
+        2 => v.state.n_out > 0,
+        _ => false,
+    }
+}
+
+/// The order of follows, least first: (whether a boss is wanted and it is
+/// not one, -gain, value, wildcards).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct FollowKey(bool, i32, u8, u8);
+
+/// The non-bomb play among `moves` that takes most off the hand's cost (a
+/// play nobody can beat counting `bonus` more, and first when `urgent`),
+/// if that is at least `need`; the lowest among equals. The plan's own
+/// groups are valued from the plan; another play takes a search only when
+/// what it costs as a play (at most what it can take off) could make it the best.
+fn best_follow(v: &View, moves: &[Move], need: i32, bonus: i32, urgent: bool) -> Option<usize> {
+    let level = v.level;
+    let cost = v.plan().cost;
+    let key = |m: &Move, gain: i32, boss: bool| FollowKey(urgent && !boss, -gain, m.combo.value(level), m.wild);
+    let mut best: Option<(FollowKey, usize)> = None;
+    let mut others: Vec<(FollowKey, usize, bool)> = Vec::new();
+    for (i, m) in moves.iter().enumerate() {
+        if m.combo.kind.is_bomb() {
+            continue;
+        }
+        let boss = v.is_boss(m);
+        let extra = if boss { bonus } else { 0 };
+        let mc = Counts::of_play(m.cards, level);
+        match v.group_of(mc) {
+            Some(g) => {
+                let gain = g.cost as i32 + extra;
+                let k = key(m, gain, boss);
+                if gain >= need && best.is_none_or(|(b, _)| k < b) {
+                    best = Some((k, i));
+                }
+            }
+            None => {
+                // At most what it costs as a play comes off the hand's cost.
+                let bound = VALUE.play(m.combo.kind, m.combo.rank, m.combo.size, level) as i32 + extra;
+                if bound >= need {
+                    others.push((key(m, bound, boss), i, boss));
+                }
+            }
+        }
+    }
+    others.sort_unstable();
+    for (low, i, boss) in others {
+        if best.is_some_and(|(b, _)| low >= b) {
+            break;
+        }
+        let m = &moves[i];
+        let gain = cost - hand_cost(v.counts.minus(Counts::of_play(m.cards, level)), level, &VALUE) + if boss { bonus } else { 0 };
+        let k = key(m, gain, boss);
+        if gain >= need && best.is_none_or(|(b, _)| k < b) {
+            best = Some((k, i));
+        }
+    }
+    best.map(|(_, i)| i)
+}
+
 /// The tribute or return card among `options` that hurts `hand` least: the
-/// one leaving the shortest decomposition; a tribute then from the suit the
-/// hand holds fewest of (least straight-flush potential lost), a return card
-/// of the lowest rank.
+/// one leaving the cheapest hand; a tribute then from the suit the hand
+/// holds fewest of (least straight-flush potential lost), a return card of
+/// the lowest rank.
 pub fn tribute_choice(options: &[Action], hand: CardSet, level: u8, rules: ComboRules) -> Option<Action> {
     let suit_count = |c: &Card| c.suit().map_or(0, |s| (0..13u8).map(|r| hand.count(Card::natural(r, s)) as u32).sum::<u32>());
+    let counts = Counts::of(hand, level, rules);
+    let left = |c: &Card| hand_cost(counts.minus(Counts::of_play(CardSet::single(*c), level)), level, &VALUE);
     let key = |a: &Action| match a {
-        Action::Tribute(c) => (min_plays(hand.minus(CardSet::single(*c)), level, rules), suit_count(c), 0, c.index()),
-        Action::Return(c) => (min_plays(hand.minus(CardSet::single(*c)), level, rules), rank_value(c.rank(), level) as u32, suit_count(c), c.index()),
-        _ => (u32::MAX, 0, 0, usize::MAX),
+        Action::Tribute(c) => (left(c), suit_count(c), 0, c.index()),
+        Action::Return(c) => (left(c), rank_value(c.rank(), level) as u32, suit_count(c), c.index()),
+        _ => (i32::MAX, 0, 0, usize::MAX),
     };
     options.iter().min_by_key(|a| key(a)).copied()
 }
@@ -131,6 +415,8 @@ pub fn tribute_choice(options: &[Action], hand: CardSet, level: u8, rules: Combo
 mod tests {
     use super::*;
     use crate::cards::card::parse_level;
+    use crate::game::levels::LevelState;
+    use crate::game::rules::Rules;
     use crate::movegen::Mode;
 
     fn state(hands: [&str; 4], level: &str) -> PlayState {
@@ -138,10 +424,24 @@ mod tests {
         PlayState::new(h, parse_level(level).unwrap(), 0, ComboRules::default())
     }
 
+    fn ctx() -> Context {
+        Context { rules: Rules::default(), levels: LevelState::new(), knowledge: Default::default() }
+    }
+
     fn pick(s: &PlayState) -> Option<Move> {
+        pick_with(s, &ctx())
+    }
+
+    fn pick_with(s: &PlayState, c: &Context) -> Option<Move> {
         let mut moves = Vec::new();
         s.moves(Mode::Pattern, &mut moves);
-        choose(s, &moves).map(|i| moves[i])
+        choose(s, c, &moves).map(|i| moves[i])
+    }
+
+    fn play(s: &mut PlayState, c: &mut Context, cards: &str) {
+        let m = crate::movegen::classify(CardSet::parse(cards).unwrap(), s.level, s.rules)[0];
+        c.record(s.current, Some(&m));
+        s.play(m).unwrap();
     }
 
     #[test]
@@ -152,20 +452,21 @@ mod tests {
 
     #[test]
     fn leads_a_whole_group() {
-        // 3 4 5 6 7 is one straight: leading the 3 alone would cost a play.
+        // 3 4 5 6 7 is one straight: leading the 3 alone would break it.
         let s = state(["3s 4s 5d 6c 7h Kd Kc", "9s 9d 8s 8d 7s 7d", "Ts", "Js"], "2");
         let m = pick(&s).unwrap();
-        assert_eq!(min_plays(s.hands[0].minus(m.cards), s.level, s.rules), 1, "{:?}", m);
+        assert_eq!(m.combo.kind, Kind::Straight, "{m:?}");
     }
 
     #[test]
     fn lets_the_partner_win_and_keeps_bombs() {
         let mut s = state(["3s 9s 9d 9c 9h 5d", "5s 6d", "4s Kd", "Js Qd"], "2");
-        s.play(crate::movegen::classify(CardSet::parse("3s").unwrap(), s.level, s.rules)[0]).unwrap();
+        let mut c = ctx();
+        play(&mut s, &mut c, "3s");
         s.pass().unwrap(); // seat 1
-        s.play(crate::movegen::classify(CardSet::parse("Kd").unwrap(), s.level, s.rules)[0]).unwrap(); // seat 2, the partner of 0
+        play(&mut s, &mut c, "Kd"); // seat 2, the partner of 0
         s.pass().unwrap(); // seat 3
         assert_eq!(s.current, 0);
-        assert_eq!(pick(&s), None, "no beating the partner");
+        assert_eq!(pick_with(&s, &c), None, "no beating the partner");
     }
 }

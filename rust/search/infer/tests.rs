@@ -43,7 +43,7 @@ fn the_true_hands_explain_rule_play() {
                     plays += inf.decisions();
                 }
             }
-            act(&mut g, Policy::Rule, &mut rng);
+            act(&mut g, Policy::RuleV1, &mut rng);
         }
     }
     assert!(plays > 5000 && returns > 0, "{plays} decisions, {returns} returns");
@@ -60,7 +60,7 @@ fn a_history_that_starts_mid_deal_is_replayed_from_its_first_play() {
         let mut g = Game::new(Rules::default(), seed).unwrap();
         let mut rng = Rng::new(seed);
         for _ in 0..(17 + 5 * seed) {
-            act(&mut g, Policy::Rule, &mut rng);
+            act(&mut g, Policy::RuleV1, &mut rng);
         }
         let mut h = Game::from_setup(g.rules, g.setup()).unwrap();
         assert!(h.history.is_empty());
@@ -72,7 +72,7 @@ fn a_history_that_starts_mid_deal_is_replayed_from_its_first_play() {
                 assert_eq!(part.log_likelihood_checked(&h.play.hands, &mut sc), Ok(0.0));
                 kept += part.decisions();
             }
-            let a = Policy::Rule.game_action(&h, &mut rng, &Run::new(Mode::Pattern, 1, &Stop::new())).unwrap();
+            let a = Policy::RuleV1.game_action(&h, &mut rng, &Run::new(Mode::Pattern, 1, &Stop::new())).unwrap();
             h.apply(a).unwrap();
             g.apply(a).unwrap();
         }
@@ -132,7 +132,7 @@ fn likelihood_by_game(o: &Observation, world: &[CardSet; 4], leader: u8, model: 
     let mut l = 1.0;
     for &(s, a) in &o.history {
         if s != o.seat {
-            let r = Policy::Rule.game_action(&g, &mut Rng::new(0), &Run::new(Mode::Pattern, 1, &Stop::new())).unwrap();
+            let r = Policy::RuleV1.game_action(&g, &mut Rng::new(0), &Run::new(Mode::Pattern, 1, &Stop::new())).unwrap();
             let same = match (r, a) {
                 (Action::Pass, Action::Pass) => true,
                 (Action::Play(x), Action::Play(y)) => same_pattern(&x, &y),
@@ -187,7 +187,7 @@ fn weights_are_the_exact_posterior_on_tiny_deals() {
         let leader = g.play.current;
         let mut rng = Rng::new(seed ^ 99);
         while g.phase == Phase::Play && (0..4).map(|s| g.play.hands[s].len()).sum::<u32>() - g.play.hands[g.play.current as usize].len() > 7 {
-            let p = if rng.below(10) < 6 { Policy::Rule } else { Policy::Random };
+            let p = if rng.below(10) < 6 { Policy::RuleV1 } else { Policy::Random };
             act(&mut g, p, &mut rng);
         }
         if g.phase != Phase::Play {
@@ -266,7 +266,7 @@ fn epsilon_one_is_the_uniform_sampler() {
     let mut g = Game::new(Rules::default(), 3).unwrap();
     let mut rng = Rng::new(3);
     for _ in 0..40 {
-        act(&mut g, Policy::Rule, &mut rng);
+        act(&mut g, Policy::RuleV1, &mut rng);
     }
     let o = g.observation(g.play.current);
     let inf = Inference::new(&o, Model::UNIFORM).unwrap();
@@ -299,7 +299,7 @@ fn resampling_is_deterministic_for_a_seed() {
     let mut g = Game::new(Rules::default(), 8).unwrap();
     let mut rng = Rng::new(8);
     for _ in 0..60 {
-        act(&mut g, Policy::Rule, &mut rng);
+        act(&mut g, Policy::RuleV1, &mut rng);
     }
     let inf = Inference::new(&g.observation(g.play.current), Model::new(0.1, 0.1).unwrap()).unwrap();
     let run = |parts| pool().unwrap().install(|| inf.resample(5, 40, 160, 3, parts, &Stop::new())).unwrap();
@@ -325,7 +325,7 @@ fn inconsistent_histories_and_deals_are_errors() {
     let mut g = Game::new(Rules::default(), 4).unwrap();
     let mut rng = Rng::new(4);
     for _ in 0..30 {
-        act(&mut g, Policy::Rule, &mut rng);
+        act(&mut g, Policy::RuleV1, &mut rng);
     }
     let model = Model::new(0.2, 0.2).unwrap();
     let o = g.observation(g.play.current);
@@ -419,7 +419,7 @@ fn the_lazy_follow_check_is_the_rule_policy() {
                     taken += fast as u32;
                 }
             }
-            let p = if rng.below(3) == 0 { Policy::Random } else { Policy::Rule };
+            let p = if rng.below(3) == 0 { Policy::Random } else { Policy::RuleV1 };
             act(&mut g, p, &mut rng);
         }
     }
