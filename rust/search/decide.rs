@@ -10,13 +10,18 @@ use crate::game::trick::PlayState;
 use crate::game::{tribute, Action, Game, Phase};
 use crate::movegen::{ComboRules, Move};
 use crate::rng::Rng;
-use crate::search::choosers::{greedy, pick_listed, random, rule_based, Chooser, Greedy, Random, RuleBased};
+use crate::search::choosers::{greedy, pick_listed, random, rule_based, Chooser, Greedy, Mixed, Random, RuleBased};
 use crate::search::context::Context;
 use crate::search::decision::{obvious, Decision};
 use crate::search::montecarlo::Evaluation;
-use crate::search::policy::{Policy, Rollout, Search, Spread};
+use crate::search::policy::{Policy, Rollout, Search, Spread, MIX_CARDS};
 use crate::search::run::Run;
 use crate::search::sample::{Constraints, Sampler};
+use crate::search::candidates::candidates;
+use crate::search::focus::{self, Focus, Race};
+use crate::search::leaf::PlayToEnd;
+use crate::search::value::Scores;
+use crate::search::worlds::Uniform;
 use crate::search::{ismcts, montecarlo};
 
 impl Chooser for Policy {
@@ -54,20 +59,40 @@ fn search(s: &Search, state: &PlayState, ctx: &Context, moves: &[Move], seed: u6
         return Ok(pick);
     }
     let run = run.timed(s.think_ms);
-    let d = Decision::new(state, ctx, moves, &Constraints::with_knowledge(state, state.current, &ctx.knowledge))?;
+    let mut d = Decision::new(state, ctx, moves, &Constraints::with_knowledge(state, state.current, &ctx.knowledge))?;
+    if s.width > 0 {
+        d = d.restricted(moves, candidates(state, moves, s.width as usize));
+    }
+    if d.actions.len() == 1 {
+        return Ok(d.choice(0));
+    }
     let b = match s.rollout {
         Rollout::Random => spread(s, &d, &Random, seed, &run),
         Rollout::Greedy => spread(s, &d, &Greedy, seed, &run),
         Rollout::Rule => spread(s, &d, &RuleBased, seed, &run),
+        Rollout::Mixed => {
+            let cards: u32 = state.hands.iter().map(|h| h.len()).sum();
+            let mix = std::env::var("GF_MIX").ok().and_then(|v| v.parse().ok()).unwrap_or(MIX_CARDS);
+            spread(s, &d, &Mixed { first: RuleBased, then: Greedy, until: cards.saturating_sub(mix) }, seed, &run)
+        }
     }?;
     Ok(d.choice(b))
 }
 
 /// The candidate of `d` that search `s` picks with rollouts by `rollout`.
+/// A focused search deals its worlds uniformly from what the seat knows
+/// (`worlds::Uniform`) and plays every rollout to the deal's end
+/// (`leaf::PlayToEnd`): a weighted world source or an endgame evaluator
+/// goes in their place here.
 fn spread<R: Chooser>(s: &Search, d: &Decision, rollout: &R, seed: u64, run: &Run) -> Result<usize> {
     match s.spread {
         Spread::Even | Spread::Halving => montecarlo::search(d, rollout, s, seed, run),
         Spread::Tree => ismcts::search(d, rollout, s, seed, run),
+        Spread::Focus => {
+            let scores = Scores::new(d.ctx, d.state.current, s.value)?;
+            let f = Focus { d, rollout, worlds: &Uniform(&d.sampler), leaf: &PlayToEnd, scores, seed };
+            focus::search(&f, &Race::new(s.playouts as u64), run)
+        }
     }
 }
 
@@ -192,7 +217,8 @@ mod tests {
     fn observation_actions_are_the_game_actions() {
         let stop = Stop::new();
         let run = Run::new(Mode::Pattern, 1, &stop);
-        let policies = ["random", "greedy", "rule", "mc:16", "sh:8", "mc-rule+game:6", "ismcts:12"].map(|n| Policy::from_name(n).unwrap());
+        let policies =
+            ["random", "greedy", "rule", "mc:16", "sh:8", "mc-rule+game:6", "ismcts:12", "focus:24", "sh+win:8/4"].map(|n| Policy::from_name(n).unwrap());
         let mut checked = 0;
         for seed in 0..2 {
             let mut g = Game::new(Rules::default(), seed).unwrap();
@@ -263,7 +289,7 @@ mod tests {
     /// A search decides the same whatever the number of parts.
     #[test]
     fn searches_do_not_depend_on_parts() {
-        for name in ["sh:12", "mc-rule:10", "sh-greedy+game:40", "ismcts:40"] {
+        for name in ["sh:12", "mc-rule:10", "sh-greedy+game:40", "ismcts:40", "focus:40", "focus-greedy+win:60/5"] {
             let p = Policy::from_name(name).unwrap();
             for seed in 0..3u64 {
                 let g = Game::new(Rules::default(), seed).unwrap();

@@ -29,6 +29,9 @@ pub struct Search {
     pub spread: Spread,
     pub value: Value,
     pub think_ms: u32,
+    /// Candidates searched: the prior's first `width` (`search::candidates`),
+    /// every legal action for 0.
+    pub width: u8,
 }
 
 impl Search {
@@ -38,7 +41,7 @@ impl Search {
     /// greedy policy does where the other searches give them as the rule
     /// policy does.
     pub fn is_plain_mc(&self) -> bool {
-        self.spread == Spread::Even && self.rollout != Rollout::Rule && self.value == Value::Deal && self.think_ms == 0
+        self.spread == Spread::Even && matches!(self.rollout, Rollout::Greedy | Rollout::Random) && self.value == Value::Deal && self.think_ms == 0 && self.width == 0
     }
 }
 
@@ -48,7 +51,12 @@ pub enum Rollout {
     Random,
     Greedy,
     Rule,
+    /// The rule policy for the next `MIX_CARDS` cards played, greedy after.
+    Mixed,
 }
+
+/// Cards played by the rule policy at the start of a `Rollout::Mixed` rollout.
+pub const MIX_CARDS: u32 = 24;
 
 /// How a search spreads its playouts over the candidate actions.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -60,6 +68,22 @@ pub enum Spread {
     Halving,
     /// Information-set MCTS (`search::ismcts`): the playouts are its iterations.
     Tree,
+    /// Racing among few candidates on shared worlds, the rule policy's
+    /// choice kept unless another is clearly better (`search::focus`).
+    Focus,
+}
+
+/// Candidates a `Spread::Focus` search keeps when its name gives no width.
+pub const FOCUS_WIDTH: u8 = 8;
+
+impl Spread {
+    /// The width a name of this spread means when it gives none.
+    pub fn default_width(self) -> u8 {
+        match self {
+            Spread::Focus => FOCUS_WIDTH,
+            _ => 0,
+        }
+    }
 }
 
 /// What a playout is scored by.
@@ -70,6 +94,9 @@ pub enum Value {
     /// The game situation after the deal (`Context::game_score`): levels,
     /// who declares next, A attempts, and the game won or lost.
     Game,
+    /// The chance of winning the game after the deal less before it
+    /// (`value::WinModel`).
+    Win,
 }
 
 /// Playouts per decision of the `mc` policy when none is given.
@@ -77,16 +104,21 @@ pub const MC_DEFAULT_PLAYOUTS: u32 = 200;
 
 impl Policy {
     /// Name used in the API: `random`, `greedy`, `rule`, `mc:N`,
-    /// `mc-random:N`, and for searches `HEAD[+game]:N[@Tms]` with `HEAD` one
-    /// of `mc-rule` (even spread, rule rollouts), `sh` (successive halving,
-    /// rule rollouts), `sh-greedy`, `sh-random`, `ismcts` (greedy rollouts),
-    /// `ismcts-rule`, `ismcts-random` (and `mc` / `mc-random` with a modifier); `+game` scores by the game situation, `@Tms` adds a time budget.
+    /// `mc-random:N`, and for searches `HEAD[+VALUE]:N[/W][@Tms]` with `HEAD`
+    /// one of `mc-rule` (even spread, rule rollouts), `sh` (successive
+    /// halving, rule rollouts), `sh-greedy`, `sh-random`, `ismcts` (greedy
+    /// rollouts), `ismcts-rule`, `ismcts-random`, `focus` (racing among the
+    /// prior's candidates, rule rollouts), `focus-greedy`, `focus-random`
+    /// (and `mc` / `mc-random` with a modifier); `+game` scores by the game
+    /// situation, `+win` by the chance of winning the game, `/W` searches the
+    /// prior's first `W` candidates (default: every action; 8 for `focus`),
+    /// `@Tms` adds a time budget.
     pub fn name(&self) -> String {
         match self {
             Policy::Random => "random".into(),
             Policy::Greedy => "greedy".into(),
             Policy::Rule => "rule".into(),
-            Policy::Search(Search { playouts, rollout, spread, value, think_ms }) => {
+            Policy::Search(Search { playouts, rollout, spread, value, think_ms, width }) => {
                 let head = match (spread, rollout) {
                     (Spread::Even, Rollout::Greedy) => "mc",
                     (Spread::Even, Rollout::Random) => "mc-random",
@@ -97,23 +129,39 @@ impl Policy {
                     (Spread::Tree, Rollout::Greedy) => "ismcts",
                     (Spread::Tree, Rollout::Random) => "ismcts-random",
                     (Spread::Tree, Rollout::Rule) => "ismcts-rule",
+                    (Spread::Focus, Rollout::Rule) => "focus",
+                    (Spread::Focus, Rollout::Greedy) => "focus-greedy",
+                    (Spread::Focus, Rollout::Random) => "focus-random",
+                    (Spread::Even, Rollout::Mixed) => "mc-mix",
+                    (Spread::Halving, Rollout::Mixed) => "sh-mix",
+                    (Spread::Tree, Rollout::Mixed) => "ismcts-mix",
+                    (Spread::Focus, Rollout::Mixed) => "focus-mix",
                 };
-                let game = if *value == Value::Game { "+game" } else { "" };
+                let value = match value {
+                    Value::Deal => "",
+                    Value::Game => "+game",
+                    Value::Win => "+win",
+                };
+                let width = if *width != spread.default_width() { format!("/{width}") } else { String::new() };
                 let time = if *think_ms > 0 { format!("@{think_ms}ms") } else { String::new() };
-                format!("{head}{game}:{playouts}{time}")
+                format!("{head}{value}:{playouts}{width}{time}")
             }
         }
     }
 
     /// The policy with this name (see `name`): `random`, `greedy`, `rule`,
     /// `mc` / `mc:N` (greedy rollouts), `mc-random` / `mc-random:N` (random
-    /// rollouts), and the searches `mc-rule`, `sh`, `sh-greedy`, `sh-random`
-    /// with an optional `+game`, `:N` playouts (default 200) and `@Tms`.
+    /// rollouts), and the searches with an optional `+game` or `+win`, `:N`
+    /// playouts (default 200), `/W` candidates (1..=255) and `@Tms`.
     pub fn from_name(name: &str) -> Option<Policy> {
         let name = name.trim();
         let (name, think_ms) = match name.split_once('@') {
             Some((n, t)) => (n, t.trim().strip_suffix("ms")?.trim().parse::<u32>().ok().filter(|&t| t >= 1)?),
             None => (name, 0),
+        };
+        let (name, width) = match name.split_once('/') {
+            Some((n, w)) => (n, Some(w.trim().parse::<u8>().ok().filter(|&w| w >= 1)?)),
+            None => (name, None),
         };
         let (head, n) = match name.split_once(':') {
             Some((h, n)) => (h, Some(n.trim().parse::<u32>().ok().filter(|&n| n >= 1)?)),
@@ -121,52 +169,81 @@ impl Policy {
         };
         let (head, value) = match head.trim().split_once('+') {
             Some((h, "game")) => (h.trim(), Value::Game),
+            Some((h, "win")) => (h.trim(), Value::Win),
             Some(_) => return None,
             None => (head.trim(), Value::Deal),
         };
+        let plain = n.is_none() && value == Value::Deal && think_ms == 0 && width.is_none();
         let (spread, rollout) = match head {
-            "random" | "greedy" | "rule" if n.is_none() && value == Value::Deal && think_ms == 0 => {
-                return Some(match head {
-                    "random" => Policy::Random,
-                    "greedy" => Policy::Greedy,
-                    _ => Policy::Rule,
-                })
-            }
-            "mc" => (Spread::Even, Rollout::Greedy),
-            "mc-random" => (Spread::Even, Rollout::Random),
-            "mc-rule" => (Spread::Even, Rollout::Rule),
-            "sh" => (Spread::Halving, Rollout::Rule),
-            "sh-greedy" => (Spread::Halving, Rollout::Greedy),
-            "sh-random" => (Spread::Halving, Rollout::Random),
-            "ismcts" => (Spread::Tree, Rollout::Greedy),
-            "ismcts-random" => (Spread::Tree, Rollout::Random),
-            "ismcts-rule" => (Spread::Tree, Rollout::Rule),
-            _ => return None,
+            "random" if plain => return Some(Policy::Random),
+            "greedy" if plain => return Some(Policy::Greedy),
+            "rule" if plain => return Some(Policy::Rule),
+            _ => search_head(head)?,
         };
-        Some(Policy::Search(Search { playouts: n.unwrap_or(MC_DEFAULT_PLAYOUTS), rollout, spread, value, think_ms }))
+        let width = width.unwrap_or(spread.default_width());
+        Some(Policy::Search(Search { playouts: n.unwrap_or(MC_DEFAULT_PLAYOUTS), rollout, spread, value, think_ms, width }))
     }
+}
+
+/// The spread and rollout policy of a search head.
+fn search_head(head: &str) -> Option<(Spread, Rollout)> {
+    Some(match head {
+        "mc" => (Spread::Even, Rollout::Greedy),
+        "mc-random" => (Spread::Even, Rollout::Random),
+        "mc-rule" => (Spread::Even, Rollout::Rule),
+        "sh" => (Spread::Halving, Rollout::Rule),
+        "sh-greedy" => (Spread::Halving, Rollout::Greedy),
+        "sh-random" => (Spread::Halving, Rollout::Random),
+        "ismcts" => (Spread::Tree, Rollout::Greedy),
+        "ismcts-random" => (Spread::Tree, Rollout::Random),
+        "ismcts-rule" => (Spread::Tree, Rollout::Rule),
+        "focus" => (Spread::Focus, Rollout::Rule),
+        "focus-greedy" => (Spread::Focus, Rollout::Greedy),
+        "focus-random" => (Spread::Focus, Rollout::Random),
+        "mc-mix" => (Spread::Even, Rollout::Mixed),
+        "sh-mix" => (Spread::Halving, Rollout::Mixed),
+        "ismcts-mix" => (Spread::Tree, Rollout::Mixed),
+        "focus-mix" => (Spread::Focus, Rollout::Mixed),
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
 
-    pub(crate) const NAMES: [&str; 11] =
-        ["random", "greedy", "rule", "mc:6", "mc-rule:6", "sh:8", "sh-greedy:8", "sh+game:8", "mc+game:6", "ismcts:12", "ismcts-rule+game:6"];
+    pub(crate) const NAMES: [&str; 14] = [
+        "random",
+        "greedy",
+        "rule",
+        "mc:6",
+        "mc-rule:6",
+        "sh:8",
+        "sh-greedy:8",
+        "sh+game:8",
+        "mc+game:6",
+        "ismcts:12",
+        "ismcts-rule+game:6",
+        "focus:8",
+        "focus-greedy+win:12/4",
+        "sh:8/3",
+    ];
 
     #[test]
     fn names_round_trip_and_bad_names_are_refused() {
-        for n in NAMES.iter().chain(&["sh:100@50ms", "mc-random:3", "sh-random+game:9@1ms"]) {
+        for n in NAMES.iter().chain(&["sh:100@50ms", "mc-random:3", "sh-random+game:9@1ms", "sh:40/6", "focus/3@9ms", "focus-greedy+win:30/12", "focus-mix:5", "sh-mix+game:7/2"]) {
             let p = Policy::from_name(n).unwrap_or_else(|| panic!("{n}"));
             assert_eq!(Policy::from_name(&p.name()), Some(p), "{n}");
         }
         assert_eq!(Policy::from_name("mc:50").unwrap().name(), "mc:50", "today's mc keeps its name and meaning");
         assert_eq!(
             Policy::from_name("mc:50"),
-            Some(Policy::Search(Search { playouts: 50, rollout: Rollout::Greedy, spread: Spread::Even, value: Value::Deal, think_ms: 0 }))
+            Some(Policy::Search(Search { playouts: 50, rollout: Rollout::Greedy, spread: Spread::Even, value: Value::Deal, think_ms: 0, width: 0 }))
         );
         assert_eq!(Policy::from_name("sh").unwrap().name(), "sh:200");
-        for bad in ["rule:5", "sh:0", "sh:-1", "sh+fun:5", "sh:5@", "sh:5@0ms", "sh:5@10", "greedy+game", "rule@5ms", "ismcts:x", "ismcts-fast:3", ""]
+        assert_eq!(Policy::from_name("focus/8").unwrap().name(), "focus:200");
+        assert_eq!(Policy::from_name("focus:50/4").unwrap().name(), "focus:50/4");
+        for bad in ["rule/3", "sh:5/0", "sh:5/x", "sh:5/300", "focus+lose:4", "rule:5", "sh:0", "sh:-1", "sh+fun:5", "sh:5@", "sh:5@0ms", "sh:5@10", "greedy+game", "rule@5ms", "ismcts:x", "ismcts-fast:3", ""]
         {
             assert_eq!(Policy::from_name(bad), None, "{bad}");
         }

@@ -4,10 +4,12 @@
 //! `search::decide` makes every `Policy` one.
 
 pub mod greedy;
+pub mod mixed;
 pub mod random;
 pub mod rule_based;
 
 pub use greedy::Greedy;
+pub use mixed::Mixed;
 pub use random::Random;
 pub use rule_based::RuleBased;
 
