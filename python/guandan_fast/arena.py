@@ -12,8 +12,7 @@ import numpy as np
 
 from guandan_fast._core import InvalidArgumentError, Rules
 from guandan_fast.distributed.backends import make_backend
-from guandan_fast.distributed.chunks import Span, check_count, simulate_chunk
-from guandan_fast.distributed.runs import run_chunks
+from guandan_fast.distributed.chunks import Span, check_count, run_chunks, simulate_chunk
 
 __all__ = ["PitResult", "pit", "pit_chunk", "pit_result", "wilson_interval"]
 

@@ -28,3 +28,5 @@ pub mod validate;
 pub use record::{DealRecord, LogEntry, Origin};
 pub use setup::{Action, Phase, Setup, TributeState};
 pub use state::Game;
+#[cfg(test)]
+pub(crate) use state::Step;

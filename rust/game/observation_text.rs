@@ -41,7 +41,7 @@ fn history_text(h: &[(u8, Action)]) -> String {
 
 /// The text of `o` (without its rules).
 pub fn to_text(o: &Observation) -> String {
-    let lv = &o.lv;
+    let lv = &o.levels;
     let mut f = vec![
         TAG.to_string(),
         o.seat.to_string(),
@@ -124,7 +124,7 @@ fn read(text: &str, rules: Rules) -> Result<Observation> {
         seat: fields::seat(f[1], "seat")?,
         rules,
         phase,
-        lv: LevelState { levels: fields::levels(f[3])?, a_fails: fields::pair(f[4], "A failures")?, declarer: fields::team(f[5], "declarer")? },
+        levels: LevelState { levels: fields::levels(f[3])?, a_fails: fields::pair(f[4], "A failures")?, declarer: fields::team(f[5], "declarer")? },
         level: fields::level(f[6], "level")?,
         current: fields::opt_field(f[7], |t| fields::seat(t, "seat to act"))?,
         hand: fields::cards(f[8], "hand")?,
@@ -145,6 +145,7 @@ fn read(text: &str, rules: Rules) -> Result<Observation> {
 mod tests {
     use super::*;
     use crate::game::Game;
+    use crate::game::Step;
     use crate::rng::Rng;
 
     /// Every seat's observation of random matches reads back as itself.
@@ -161,7 +162,7 @@ mod tests {
                 assert_eq!(from_text(&text, rules), Ok(o), "{text}");
             }
             phases.insert(g.phase);
-            if !g.random_step(&mut rng) {
+            if g.random_step(&mut rng) == Step::Over {
                 break;
             }
         }

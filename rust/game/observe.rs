@@ -134,7 +134,7 @@ pub struct Observation {
     pub rules: Rules,
     pub phase: Phase,
     /// Levels, A failures and declarer of the game.
-    pub lv: LevelState,
+    pub levels: LevelState,
     /// The rank played in this deal.
     pub level: u8,
     /// Seat to act (None between deals).
@@ -171,7 +171,7 @@ pub fn observe(g: &Game, seat: u8) -> Observation {
         seat,
         rules: g.rules,
         phase: g.phase,
-        lv: g.lv,
+        levels: g.levels,
         level: p.level,
         current: g.current_player(),
         hand: p.hands[seat as usize],
@@ -256,6 +256,7 @@ impl Observation {
 mod tests {
     use super::*;
     use crate::error::Error;
+    use crate::game::Step;
     use crate::game::{tribute, validate};
     use crate::rng::Rng;
 
@@ -268,7 +269,7 @@ mod tests {
             let mut rng = Rng::new(seed + 100);
             for _ in 0..1200 {
                 out.push(g.clone());
-                if !g.random_step(&mut rng) {
+                if g.random_step(&mut rng) == Step::Over {
                     break;
                 }
             }

@@ -20,7 +20,7 @@ pub struct PublicDeal {
     pub seat: u8,
     pub rules: Rules,
     /// Levels, A failures and declarer before the deal.
-    pub lv: LevelState,
+    pub levels: LevelState,
     pub phase: Phase,
     /// Seat to act (None between deals).
     pub current: Option<u8>,
@@ -86,7 +86,7 @@ impl PublicDeal {
         validate::seats::seat(self.seat, "seat")?;
         validate::seats::distinct(&self.finish, "finish")?;
         validate::seats::of_history(&self.history)?;
-        let level = self.lv.level();
+        let level = self.levels.level();
         let tribute = match (self.prev_finish, self.history.iter().any(|(_, a)| matches!(a, Action::Tribute(_) | Action::Return(_)))) {
             (Some(prev), _) => Some(tribute_state(prev, self.resisted, &self.history, level)?),
             (None, true) => return Err(invalid("tribute in a game's first deal")),
@@ -103,7 +103,7 @@ impl PublicDeal {
             seat: self.seat,
             rules: self.rules,
             phase: self.phase,
-            lv: self.lv,
+            levels: self.levels,
             level,
             current: self.current,
             hand: self.hand,
@@ -126,8 +126,7 @@ impl PublicDeal {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
-    use crate::movegen::Mode;
+    use crate::game::{Game, Step};
     use crate::rng::Rng;
 
     /// Every observation of a few random matches, rebuilt from its public part, is the engine's.
@@ -138,20 +137,18 @@ mod tests {
             let mut g = Game::new(Rules::default(), seed).unwrap();
             let mut rng = Rng::new(seed + 7);
             for _ in 0..1500 {
-                match g.phase {
-                    Phase::MatchOver => break,
-                    Phase::DealOver | Phase::GameOver => {
-                        g.next_deal(None, None).unwrap();
-                        continue;
+                if !g.deciding() {
+                    if g.random_step(&mut rng) == Step::Over {
+                        break;
                     }
-                    _ => {}
+                    continue;
                 }
                 let seat = g.play.current;
                 let o = g.observation(seat);
                 let p = PublicDeal {
                     seat,
                     rules: g.rules,
-                    lv: g.lv,
+                    levels: g.levels,
                     phase: g.phase,
                     current: Some(seat),
                     hand: g.play.hands[seat as usize],
@@ -164,8 +161,7 @@ mod tests {
                 };
                 assert_eq!(p.observation().unwrap(), o);
                 tributes += g.history.iter().any(|(_, a)| matches!(a, Action::Return(_))) as u32;
-                let acts = g.legal_actions(Mode::Pattern);
-                g.apply(acts[rng.below(acts.len() as u32) as usize]).unwrap();
+                g.random_step(&mut rng);
             }
         }
         assert!(tributes > 0);
@@ -176,7 +172,7 @@ mod tests {
         let p = PublicDeal {
             seat: 0,
             rules: Rules::default(),
-            lv: LevelState::new(),
+            levels: LevelState::new(),
             phase: Phase::Tribute,
             current: Some(3),
             hand: CardSet::EMPTY,

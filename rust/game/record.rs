@@ -175,6 +175,7 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Step;
     use crate::rng::Rng;
 
     /// Records of random matches from every kind of origin read back as the
@@ -196,7 +197,7 @@ mod tests {
                 assert_eq!(record_text(&parse_record(&text).unwrap().0, &parse_record(&text).unwrap().1), text);
                 let h = Game::from_record(rules, &text).unwrap();
                 assert_eq!((h.record(), h.setup(), h.actions()), (text, g.setup(), g.actions()));
-                if !g.random_step(&mut rng) {
+                if g.random_step(&mut rng) == Step::Over {
                     break;
                 }
             }

@@ -31,7 +31,7 @@ pub struct Game {
     pub game_number: u32,
     /// Deals finished in the current game.
     pub deal_number: u32,
-    pub lv: LevelState,
+    pub levels: LevelState,
     pub phase: Phase,
     pub play: PlayState,
     /// Finishing order of the previous deal of this game.
@@ -127,7 +127,7 @@ impl Game {
             games_won: setup.games_won,
             game_number: setup.game_number,
             deal_number: setup.deal_number,
-            lv: setup.levels,
+            levels: setup.levels,
             phase: setup.phase,
             play,
             prev_finish: setup.prev_finish,
@@ -148,7 +148,7 @@ impl Game {
         let p = &self.play;
         Setup {
             phase: self.phase,
-            levels: self.lv,
+            levels: self.levels,
             games_won: self.games_won,
             game_number: self.game_number,
             deal_number: self.deal_number,
@@ -177,7 +177,7 @@ impl Game {
     /// Starts a deal with `hands` (checked) at the current levels; `leader`
     /// (checked) or the shuffle picks the leader of a game's first deal.
     fn start_deal(&mut self, hands: [CardSet; 4], leader: Option<u8>) {
-        let level = self.lv.level();
+        let level = self.levels.level();
         self.dealt = hands;
         self.played = [CardSet::EMPTY; 4];
         self.history.clear();
@@ -217,7 +217,7 @@ impl Game {
             games_won: s.games_won,
             game_number: s.game_number,
             deal_number: s.deal_number,
-            lv: s.levels,
+            levels: s.levels,
             phase: Phase::Play,
             play: PlayState::new(dealt, s.level, 0, rules.combo_rules()),
             prev_finish: s.prev_finish,
@@ -458,7 +458,7 @@ impl Game {
     /// The settlement of the current deal finished in `finish` order,
     /// refused when a count it changes is full.
     fn settlement(&self, finish: [u8; 4]) -> Result<Settlement> {
-        let mut st = self.lv.settle(finish, &self.rules)?;
+        let mut st = self.levels.settle(finish, &self.rules)?;
         let deals = self.deal_number.checked_add(1).ok_or_else(|| Error::InvalidState(format!("deal number {} cannot grow", self.deal_number)))?;
         if st.game_winner.is_none() && self.rules.max_deals.is_some_and(|m| deals >= m) {
             let [a, b] = st.after.levels;
@@ -487,14 +487,14 @@ impl Game {
             deal_number: self.deal_number - 1,
             dealt: self.dealt,
             level: self.play.level,
-            levels_before: self.lv.levels,
+            levels_before: self.levels.levels,
             tribute: self.tribute,
             leader: self.leader,
             actions: self.history.clone(),
             finish,
             settlement: st,
         });
-        self.lv = st.after;
+        self.levels = st.after;
         self.prev_finish = Some(finish);
         self.phase = match st.game_winner {
             None => Phase::DealOver,
@@ -529,7 +529,7 @@ impl Game {
         if let Some(h) = &hands {
             validate::cards::hands(h)?;
         }
-        let lv = if new_game { Game::fresh_levels(&self.rules) } else { self.lv };
+        let lv = if new_game { Game::fresh_levels(&self.rules) } else { self.levels };
         let (game_number, deal_number) = if new_game {
             (self.game_number.checked_add(1).ok_or_else(|| Error::InvalidState(format!("game number {} cannot grow", self.game_number)))?, 0)
         } else {
@@ -548,7 +548,7 @@ impl Game {
         if new_game {
             self.game_number = game_number;
             self.deal_number = 0;
-            self.lv = lv;
+            self.levels = lv;
             self.prev_finish = None;
         }
         let dealt = match hands {
@@ -646,20 +646,42 @@ fn action_kind(a: &Action) -> &'static str {
     }
 }
 
+/// What one step of a random match did (tests).
+#[cfg(test)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Step {
+    /// The match was over: nothing was done.
+    Over,
+    /// The next deal was started.
+    NextDeal,
+    /// This action was applied.
+    Acted(Action),
+}
+
 #[cfg(test)]
 impl Game {
-    /// One step of a random match (tests): the next deal between deals, else
-    /// a legal action picked by `rng`; false once the match is over.
-    pub(crate) fn random_step(&mut self, rng: &mut Rng) -> bool {
+    /// One step of a random match (the one walk every test module takes):
+    /// the next deal between deals, else a legal action (pattern level)
+    /// picked by `rng`.
+    pub(crate) fn random_step(&mut self, rng: &mut Rng) -> Step {
         match self.phase {
-            Phase::MatchOver => return false,
-            Phase::DealOver | Phase::GameOver => self.next_deal(None, None).unwrap(),
+            Phase::MatchOver => Step::Over,
+            Phase::DealOver | Phase::GameOver => {
+                self.next_deal(None, None).unwrap();
+                Step::NextDeal
+            }
             _ => {
                 let acts = self.legal_actions(Mode::Pattern);
-                self.apply(acts[rng.below(acts.len() as u32) as usize]).unwrap();
+                let a = acts[rng.below(acts.len() as u32) as usize];
+                self.apply(a).unwrap();
+                Step::Acted(a)
             }
         }
-        true
+    }
+
+    /// Whether the seat to move has a decision to take now (play, tribute or return).
+    pub(crate) fn deciding(&self) -> bool {
+        matches!(self.phase, Phase::Play | Phase::Tribute | Phase::Return)
     }
 }
 
@@ -732,7 +754,7 @@ mod tests {
             g.apply(a).unwrap();
         }
         let h = Game::from_setup(g.rules, g.setup()).unwrap();
-        assert_eq!((h.play, h.played, h.dealt, h.tribute, h.lv, h.phase), (g.play, g.played, g.dealt, g.tribute, g.lv, g.phase));
+        assert_eq!((h.play, h.played, h.dealt, h.tribute, h.levels, h.phase), (g.play, g.played, g.dealt, g.tribute, g.levels, g.phase));
         assert_eq!(h.setup(), g.setup());
     }
 
@@ -775,7 +797,7 @@ mod tests {
         play(&mut g, "4s");
         g.apply(Action::Pass).unwrap();
         play(&mut g, "5s"); // 0, 1, 3, 2: team 0 first with its partner last fails at its A
-        assert_eq!((g.phase, g.lv.a_fails, g.lv.declarer), (Phase::DealOver, [255, 0], Some(0)));
+        assert_eq!((g.phase, g.levels.a_fails, g.levels.declarer), (Phase::DealOver, [255, 0], Some(0)));
         let before = g.clone();
         assert!(matches!(g.next_deal(None, None), Err(Error::InvalidState(_))));
         assert_eq!(g, before);

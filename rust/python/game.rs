@@ -139,19 +139,19 @@ impl PyGame {
     #[getter]
     fn levels(slf: &Bound<'_, Self>) -> PyResult<(&'static str, &'static str)> {
         let g = game_of(slf)?;
-        Ok((rank_text(g.0.lv.levels[0]), rank_text(g.0.lv.levels[1])))
+        Ok((rank_text(g.0.levels.levels[0]), rank_text(g.0.levels.levels[1])))
     }
     /// Failed attempts at A of each team.
     #[getter]
     fn a_fails(slf: &Bound<'_, Self>) -> PyResult<(u8, u8)> {
         let g = game_of(slf)?;
-        Ok((g.0.lv.a_fails[0], g.0.lv.a_fails[1]))
+        Ok((g.0.levels.a_fails[0], g.0.levels.a_fails[1]))
     }
     /// Team whose level is played in the current (or, between deals, the next) deal; None in a game's first deal.
     #[getter]
     fn declarer(slf: &Bound<'_, Self>) -> PyResult<Option<u8>> {
         let g = game_of(slf)?;
-        Ok(g.0.lv.declarer)
+        Ok(g.0.levels.declarer)
     }
     /// Seats out so far in this deal, in order (all four once it is over).
     #[getter]

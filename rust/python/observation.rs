@@ -45,17 +45,17 @@ impl PyObservation {
     /// Each team's level.
     #[getter]
     fn levels(&self) -> (&'static str, &'static str) {
-        (rank_text(self.0.lv.levels[0]), rank_text(self.0.lv.levels[1]))
+        (rank_text(self.0.levels.levels[0]), rank_text(self.0.levels.levels[1]))
     }
     /// Failed attempts at A of each team.
     #[getter]
     fn a_fails(&self) -> (u8, u8) {
-        (self.0.lv.a_fails[0], self.0.lv.a_fails[1])
+        (self.0.levels.a_fails[0], self.0.levels.a_fails[1])
     }
     /// Team whose level is played (None in a game's first deal).
     #[getter]
     fn declarer(&self) -> Option<u8> {
-        self.0.lv.declarer
+        self.0.levels.declarer
     }
     /// The game's phase.
     #[getter]
@@ -297,7 +297,7 @@ mod release_0_1 {
             seat,
             rules,
             phase,
-            lv: LevelState { levels, a_fails, declarer },
+            levels: LevelState { levels, a_fails, declarer },
             level,
             current,
             hand: cards_state(&hand, "hand")?,
@@ -400,7 +400,7 @@ pub(crate) fn _observation_from_public(
     let deal = crate::game::public::PublicDeal {
         seat: seat_arg(seat, "seat")?,
         rules: rules_arg(Some(rules))?,
-        lv,
+        levels: lv,
         phase,
         current: opt_seat_arg(Some(current), "current")?,
         hand: cards_arg(hand)?,

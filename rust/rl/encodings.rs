@@ -40,7 +40,7 @@ const DZ_SIZES: [D; 3] = [D::SizeDown, D::SizePartner, D::SizeUp];
 pub struct View<'a> {
     pub seat: u8,
     pub level: u8,
-    pub lv: LevelState,
+    pub levels: LevelState,
     pub phase: Phase,
     pub hand: CardSet,
     pub sizes: [u32; 4],
@@ -60,7 +60,7 @@ impl<'a> View<'a> {
         View {
             seat: o.seat,
             level: o.level,
-            lv: o.lv,
+            levels: o.levels,
             phase: o.phase,
             hand: o.hand,
             sizes: o.sizes,
@@ -81,7 +81,7 @@ impl<'a> View<'a> {
         View {
             seat,
             level: p.level,
-            lv: g.lv,
+            levels: g.levels,
             phase: g.phase,
             hand: p.hands[seat as usize],
             sizes: p.hands.map(|h| h.len()),
@@ -154,11 +154,11 @@ pub fn encode_observation(v: &View, out: &mut [f32]) {
         out[O::HandSizes.at() + k] = v.sizes[s as usize].min(SIZE_CLIP) as f32 / SIZE_SCALE;
     }
     out[O::Level.at() + v.level as usize] = 1.0;
-    out[O::LevelOwnTeam.at() + v.lv.levels[team] as usize] = 1.0;
-    out[O::LevelOtherTeam.at() + v.lv.levels[1 - team] as usize] = 1.0;
-    out[O::AFails.at()] = v.lv.a_fails[team].min(A_FAILS_CLIP) as f32;
-    out[O::AFails.at() + 1] = v.lv.a_fails[1 - team].min(A_FAILS_CLIP) as f32;
-    out[O::DeclarerOwn.at()] = (v.lv.declarer == Some(team as u8)) as u8 as f32;
+    out[O::LevelOwnTeam.at() + v.levels.levels[team] as usize] = 1.0;
+    out[O::LevelOtherTeam.at() + v.levels.levels[1 - team] as usize] = 1.0;
+    out[O::AFails.at()] = v.levels.a_fails[team].min(A_FAILS_CLIP) as f32;
+    out[O::AFails.at() + 1] = v.levels.a_fails[1 - team].min(A_FAILS_CLIP) as f32;
+    out[O::DeclarerOwn.at()] = (v.levels.declarer == Some(team as u8)) as u8 as f32;
     if let Some((m, s)) = v.top {
         counts(&mut out[O::TopCards.at()..], m.cards);
         out[O::TopKind.at() + m.combo.kind as usize] = 1.0;
@@ -288,8 +288,8 @@ pub fn danzero_state(v: &View, out: &mut [f32]) {
     for (f, &s) in DZ_SIZES.iter().zip(&others) {
         out[f.at() + v.sizes[s as usize].min(27) as usize] = 1.0;
     }
-    out[D::LevelOwnTeam.at() + v.lv.levels[team] as usize] = 1.0;
-    out[D::LevelOtherTeam.at() + v.lv.levels[1 - team] as usize] = 1.0;
+    out[D::LevelOwnTeam.at() + v.levels.levels[team] as usize] = 1.0;
+    out[D::LevelOtherTeam.at() + v.levels.levels[1 - team] as usize] = 1.0;
     out[D::Level.at() + v.level as usize] = 1.0;
 }
 

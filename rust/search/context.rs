@@ -22,7 +22,7 @@ pub struct Context {
 impl Context {
     /// The context of `g`'s current deal.
     pub fn of_game(g: &Game) -> Context {
-        Context { rules: g.rules, levels: g.lv, knowledge: observe::knowledge(g) }
+        Context { rules: g.rules, levels: g.levels, knowledge: observe::knowledge(g) }
     }
 
     /// Records `seat` playing `m` (or passing).
@@ -85,8 +85,7 @@ pub fn situation(lv: &LevelState, t: u8, rules: &Rules) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Action, Phase};
-    use crate::movegen::Mode;
+    use crate::game::{Action, Phase, Step};
     use crate::rng::Rng;
 
     /// The knowledge kept current play by play is the knowledge read from the history.
@@ -98,17 +97,17 @@ mod tests {
             let mut rng = Rng::new(seed);
             let mut ctx = Context::of_game(&g);
             let mut checked = 0;
-            while g.phase != Phase::MatchOver && g.records.len() < 4 {
-                if matches!(g.phase, Phase::DealOver | Phase::GameOver) {
-                    g.next_deal(None, None).unwrap();
-                    ctx = Context::of_game(&g);
-                    continue;
-                }
-                let acts = g.legal_actions(Mode::Pattern);
-                let a = acts[rng.below(acts.len() as u32) as usize];
+            while g.records.len() < 4 {
                 let seat = g.play.current;
                 let was_play = g.phase == Phase::Play;
-                g.apply(a).unwrap();
+                let a = match g.random_step(&mut rng) {
+                    Step::Over => break,
+                    Step::NextDeal => {
+                        ctx = Context::of_game(&g);
+                        continue;
+                    }
+                    Step::Acted(a) => a,
+                };
                 if !was_play {
                     ctx = Context::of_game(&g);
                     continue;

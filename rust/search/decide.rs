@@ -184,7 +184,7 @@ impl Policy {
             Phase::Play => {
                 let hands = Sampler::new(&Constraints::of_observation(o))?.sample(&mut Rng::new(0));
                 let state = o.play_state(hands);
-                let ctx = Context { rules: o.rules, levels: o.lv, knowledge: o.knowledge() };
+                let ctx = Context { rules: o.rules, levels: o.levels, knowledge: o.knowledge() };
                 let mut moves = Vec::new();
                 state.moves(run.mode, &mut moves);
                 let pick = self.choose(&state, &ctx, &moves, rng, run)?;
@@ -208,6 +208,7 @@ mod tests {
     use super::*;
     use crate::cards::card::parse_level;
     use crate::game::rules::Rules;
+    use crate::game::Step;
     use crate::movegen::Mode;
     use crate::parallel::Stop;
     use crate::search::policy::tests::NAMES;
@@ -224,13 +225,11 @@ mod tests {
             let mut g = Game::new(Rules::default(), seed).unwrap();
             let mut rng = Rng::new(seed + 3);
             for step in 0..700 {
-                match g.phase {
-                    Phase::MatchOver => break,
-                    Phase::DealOver | Phase::GameOver => {
-                        g.next_deal(None, None).unwrap();
-                        continue;
+                if !g.deciding() {
+                    if g.random_step(&mut rng) == Step::Over {
+                        break;
                     }
-                    _ => {}
+                    continue;
                 }
                 let o = g.observation(g.play.current);
                 if step % 5 == 0 || g.phase != Phase::Play {
@@ -241,8 +240,7 @@ mod tests {
                         checked += 1;
                     }
                 }
-                let acts = g.legal_actions(Mode::Pattern);
-                g.apply(acts[rng.below(acts.len() as u32) as usize]).unwrap();
+                g.random_step(&mut rng);
             }
         }
         assert!(checked > 100);

@@ -142,7 +142,7 @@ pub fn play_match_with(spec: &MatchSpec, stop: &Stop, act: &mut Decide<'_>) -> R
         }
         g.next_deal(None, None)?;
     }
-    let levels = g.lv.levels;
+    let levels = g.levels.levels;
     let mut games_won = g.games_won;
     let mut games = Vec::new();
     let mut deals = g.records.len() as u32;
@@ -240,7 +240,7 @@ mod tests {
                 continue;
             }
             assert_eq!(r.deals, 3);
-            let [a, b] = g.lv.levels;
+            let [a, b] = g.levels.levels;
             let expect = if a != b { u8::from(b > a) } else { team(g.records[2].finish[0]) };
             assert_eq!(r.winner, expect, "seed {seed}");
             assert_eq!(r.games_won[expect as usize], 1);

@@ -1,4 +1,4 @@
-//! Built-in policies, playouts, hidden-hand sampling, Monte Carlo searches
+//! Built-in policies, playouts, hidden-hand sampling and inference, Monte Carlo searches
 //! and parallel simulation.
 //!
 //! The modules, each using only those above it in this list:
@@ -11,6 +11,8 @@
 //!   from, and what may settle a rollout before the deal's end;
 //! - `choosers`: the `Chooser` trait and the cheap choosers (random,
 //!   greedy, rule-based); `candidates`: the prior, the actions worth searching;
+//! - `infer`: hidden hands weighted by how likely the deal's public actions
+//!   are under the rule policy;
 //! - `playout`: a deal played to its end by any chooser, or scored;
 //! - `montecarlo`, `ismcts`, `focus`: the searches, generic over the
 //!   rollout chooser (`focus` also over the world source and the leaf);
@@ -31,6 +33,7 @@ pub mod context;
 pub mod decide;
 pub mod decision;
 pub mod focus;
+pub mod infer;
 pub mod ismcts;
 pub mod leaf;
 pub mod matches;

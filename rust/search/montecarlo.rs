@@ -260,7 +260,7 @@ pub fn evaluate_observation<R: Chooser>(o: &Observation, rollout: &R, playouts: 
     let state = o.play_state(hands);
     let mut moves = Vec::new();
     state.moves(run.mode, &mut moves);
-    let ctx = Context { rules: o.rules, levels: o.lv, knowledge: o.knowledge() };
+    let ctx = Context { rules: o.rules, levels: o.levels, knowledge: o.knowledge() };
     let d = Decision::new(&state, &ctx, &moves, &Constraints::of_observation(o))?;
     let stats = evaluate(&d, rollout, playouts, seed, run)?;
     let best = best(&stats);

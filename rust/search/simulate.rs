@@ -95,7 +95,7 @@ pub fn simulate_game(rules: &Rules, policies: &[Policy; 4], seed: u64, buf: &mut
             return Err(Error::InvalidState("game did not end within 100,000 deals".into()));
         }
     }
-    Ok(GameOutcome { winner: g.game_winners[0], deals: g.deal_number, actions, levels: g.lv.levels })
+    Ok(GameOutcome { winner: g.game_winners[0], deals: g.deal_number, actions, levels: g.levels.levels })
 }
 
 /// Items `start..start + n` of the seeded stream, `f(seed_i, buf)` each, in
@@ -188,7 +188,7 @@ mod tests {
                     }
                 }
             }
-            assert!(g.lv.levels.iter().all(|&l| l <= 12));
+            assert!(g.levels.levels.iter().all(|&l| l <= 12));
         }
         for r in &g.records {
             let mut f = r.finish;
@@ -250,7 +250,7 @@ mod tests {
             let d = simulate_deal(&ctx, &p, seed, &mut Vec::new(), &Run::new(Mode::Pattern, 1, &Stop::new())).unwrap();
             let g = Game::new(rules, seed).unwrap();
             assert_eq!(g.level(), RANK_A);
-            assert_eq!(d.gain, g.lv.settle(d.finish, &rules).unwrap().gain);
+            assert_eq!(d.gain, g.levels.settle(d.finish, &rules).unwrap().gain);
             assert_eq!(d.gain, 0);
         }
         let plain = simulate_deals(50, 3, 2, &Rules::default(), &p, Mode::Pattern).unwrap();

@@ -34,6 +34,8 @@ def run_connect(args: argparse.Namespace) -> int:
     """Plays until the server ends the match; prints the result."""
     import guandan_fast as gf
     from guandan_fast.platform.client import Client, PolicyBot
+    from guandan_fast.platform.codes import ProtocolError
+    from guandan_fast.platform.transport import OPEN_TIMEOUT
     from guandan_fast.platform.rules import PLATFORM_RULES
 
     needs_websockets("connect")
@@ -44,6 +46,10 @@ def run_connect(args: argparse.Namespace) -> int:
     client = Client(args.url, PolicyBot(check_policy(args.bot), seed=args.seed), rules=rules)
     try:
         result = asyncio.run(client.run())
+    except ProtocolError as e:
+        raise CliError(f"the server at {args.url} sent what the platform protocol does not allow: {e}") from None
+    except asyncio.TimeoutError:
+        raise CliError(f"cannot connect to {args.url}: no websocket handshake within {OPEN_TIMEOUT:g} s") from None
     except OSError as e:
         raise CliError(f"cannot connect to {args.url}: {e.strerror or e}") from None
     except Exception as e:
@@ -51,7 +57,7 @@ def run_connect(args: argparse.Namespace) -> int:
             raise CliError(f"the server at {args.url} refused or dropped the connection: {e}") from None
         raise
     if result is None:
-        print(f"seat {client.seat}: the match was stopped before its end", flush=True)
+        print(f"seat {client.seat}: the match was stopped before its end: {client.stopped}", flush=True)
         return 1
     print(f"seat {client.seat}: games won per seat {result['victoryNum']}, draws {result['draws']}", flush=True)
     return 0

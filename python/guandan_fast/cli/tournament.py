@@ -5,6 +5,8 @@ bar, prints the bracket tree and standings, and writes ``--out`` JSON and
 from __future__ import annotations
 
 import argparse
+import json
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,8 +23,8 @@ from guandan_fast.cli.options import (
     rules_kwargs,
 )
 from guandan_fast.cli.text import make_console
-from guandan_fast.tournament import FORMATS, Tournament
-from guandan_fast.tournament.render import bracket_svg, bracket_tree, standings_table
+from guandan_fast.tournament import FORMATS, MatchResult, Tournament
+from guandan_fast.tournament.render import bracket_svg, bracket_tree, standings_table, write_json
 
 if TYPE_CHECKING:
     from guandan_fast.cli.options import Subparsers
@@ -96,13 +98,21 @@ def run_tournament(args: argparse.Namespace) -> int:
             progress.update(task, completed=done, total=total)
 
         backend, chunk = backend_from_args(args, None)  # locally: each batch one native call
-        result = t.run(backend, on_batch, chunk=chunk)
+        with tempfile.TemporaryFile("w+", encoding="utf-8", dir=args.out.resolve().parent if args.out else None) as spool:
+            # With --records every match's games are written out as they are played, not kept.
+            def on_match(stage: str, a: str, b: str, r: MatchResult) -> None:
+                spool.write(json.dumps(dict(stage=stage, a=a, b=b, **r.to_dict(True)), ensure_ascii=False) + "\n")
+
+            result = t.run(backend, on_batch, chunk=chunk, on_match=on_match if args.out and args.records else None)
+            if args.out is not None:
+                spool.seek(0)
+                with open(args.out, "w", encoding="utf-8") as f:
+                    write_json(result, f, spool if args.records else None)
     console = make_console()
     console.print(bracket_tree(result))
     console.print(standings_table(result))
     console.print(f"{len(result.matches)} matches; winner: {result.winner}")
     if args.out is not None:
-        args.out.write_text(result.to_json(args.records) + "\n", encoding="utf-8")
         console.print(f"wrote {args.out}")
     if args.svg is not None:
         args.svg.write_text(bracket_svg(result), encoding="utf-8")

@@ -1,7 +1,8 @@
-"""The long calls on a backend: `simulate`, `collect` and `evaluate` over many
-positions (`gf.pit` and `Tournament.run` are built on `run_chunks` too, and
-`tournament` is `Tournament.run`), each giving exactly what the one-machine
-call with the same arguments gives."""
+"""The long calls, on a backend (``"local"`` by default, or Ray): `simulate`
+and `collect` (they are `gf.simulate` and `gf.collect`), `evaluate` over many
+positions, and `tournament` (`Tournament.run`); `gf.pit` and
+`Tournament.run` are built on the same `run_chunks`. Each gives exactly what
+one call of the engine with the same arguments gives."""
 
 from __future__ import annotations
 
@@ -11,67 +12,27 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Sequence, Ty
 import numpy as np
 
 from guandan_fast._core import Game, InvalidArgumentError, Observation, Rules, _check_args, _check_policy
-from guandan_fast.distributed.backends import Backend, LocalBackend, make_backend
+from guandan_fast.distributed.backends import Backend, make_backend
 from guandan_fast.distributed.chunks import (
     Span,
     check_chunk,
     check_count,
-    chunk_size,
     collect_chunk,
     concat,
     evaluate_chunk,
     position_state,
+    run_chunks,
     simulate_chunk,
-    spans,
 )
 
 if TYPE_CHECKING:
-    from guandan_fast.tournament import Tournament, TournamentResult
+    from guandan_fast.tournament import MatchResult, Tournament, TournamentResult
 
-__all__ = ["MatchBatches", "collect", "evaluate", "run_chunks", "simulate", "tournament"]
+__all__ = ["MatchBatches", "collect", "evaluate", "simulate", "tournament"]
 
 T = TypeVar("T")
 R = TypeVar("R")
 Progress = Optional[Callable[[int], None]]
-
-
-def run_chunks(
-    backend: Backend,
-    n: int,
-    work: Callable[[Any], R],
-    *,
-    start: int = 0,
-    chunk: object = None,
-    item: Callable[[Span], Any] = lambda span: span,
-    progress: Progress = None,
-    weight: int = 1,
-) -> list[R]:
-    """`work` over items ``start .. start + n`` cut into chunks, in chunk order.
-
-    `item(span)` is what a task is sent for a span (the span itself by default).
-    With `chunk` None, a `LocalBackend` without `progress` plays all `n` items
-    as one chunk (the engine's threads split it); otherwise the first chunk is
-    a probe run here that measures the chunk size (`chunk_size`). With a
-    `chunk`, every chunk has `chunk` items. `progress(k)` is called with
-    ``weight * size`` as each chunk completes."""
-    size = check_chunk(chunk)
-    if size is None and progress is None and isinstance(backend, LocalBackend):
-        size = max(n, 1)
-    head: list[R] = []
-    done = start
-    if size is None:
-        k, first, size = chunk_size(lambda k: work(item(Span(start, k))), n)
-        head.append(first)
-        done += k
-        if progress is not None and k:
-            progress(weight * k)
-    rest = spans(done, start + n - done, size)
-
-    def on_done(i: int) -> None:
-        if progress is not None:
-            progress(weight * rest[i].size)
-
-    return head + backend.map(work, [item(s) for s in rest], on_done)
 
 
 def simulate(
@@ -89,12 +50,14 @@ def simulate(
     chunk: int | None = None,
     progress: Progress = None,
 ) -> dict[str, np.ndarray]:
-    """`gf.simulate` with the same arguments, played in chunks on `backend`
-    (``"local"``, ``"ray"`` at `address`, or a backend object): the same arrays
-    whatever the backend, the chunk size or the number of workers.
-    `chunk`: deals (or games) per chunk (None: one call locally, measured
-    chunks of ~0.25 s with `progress` or on a cluster); `progress(k)` as each
-    chunk of `k` completes."""
+    """Plays `n` deals (or games) with built-in policies natively: item `i` is
+    item `start + i` of the stream seeded by `seed` (the engine's
+    `_core.simulate`, split into `threads` parts on the shared pool), on
+    `backend` (``"local"``, ``"ray"`` at `address`, or a backend object):
+    the same arrays whatever the backend, the chunk size or the number of
+    workers. `chunk`: deals (or games) per chunk (None: one call locally,
+    measured chunks of ~0.25 s with `progress` or on a cluster);
+    `progress(k)` as each chunk of `k` completes."""
     check_count("n", n)
     be = make_backend(backend, threads=threads, address=address)
     config = dict(seed=seed, threads=be.threads, rules=rules, unit=unit, policy=policy, mode=mode)
@@ -118,11 +81,12 @@ def collect(
     progress: Progress = None,
     **options: Any,
 ) -> dict[str, np.ndarray]:
-    """`gf.collect` (the decisions of episodes ``start .. start + n``) with the
-    same arguments (`options`: its other keywords — `policy`, `rules`,
-    `observation`, `unit`, `reward`, `masks` — with its defaults), collected in
-    chunks of episodes on `backend` (see `simulate`): the same per-decision
-    arrays. `progress(k)` as each chunk of `k` episodes completes."""
+    """The decisions of episodes ``start .. start + n`` played by built-in
+    policies, one row per decision (the engine's `_core.collect`; `options`:
+    its other keywords — `policy`, `rules`, `observation`, `unit`, `reward`,
+    `masks` — with its defaults), collected in chunks of episodes on
+    `backend` (see `simulate`): the same per-decision arrays whatever the
+    backend. `progress(k)` as each chunk of `k` episodes completes."""
     check_count("n", n)
     be = make_backend(backend, threads=threads, address=address)
     config = dict(options, seed=seed, threads=be.threads)
@@ -182,10 +146,13 @@ def tournament(
     address: Optional[str] = None,
     chunk: Optional[int] = None,
     progress: Optional[Callable[[int, int], None]] = None,
+    keep_games: bool = False,
+    on_match: Optional[Callable[[str, str, str, MatchResult], None]] = None,
 ) -> TournamentResult:
-    """``t.run(backend, progress, address=address, chunk=chunk)``: the tournament's
-    matches played in chunks on `backend` (see `Tournament.run`)."""
-    return t.run(backend, progress, address=address, chunk=chunk)
+    """``t.run(backend, progress, address=address, chunk=chunk, keep_games=...,
+    on_match=...)``: the tournament's matches played in chunks on `backend`
+    (see `Tournament.run`)."""
+    return t.run(backend, progress, address=address, chunk=chunk, keep_games=keep_games, on_match=on_match)
 
 
 class MatchBatches:

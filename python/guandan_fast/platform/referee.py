@@ -7,9 +7,11 @@ is to be done as a list of events — `Send` (a message for a client seat),
 `Log` (a line for the log), `Record` (a line of the match record) — and is
 told what happens by calls: `receive` (a seat's frame, or the message it
 decodes to), `timeout` (the asked seat sent no valid reply in time: the
-fallback policy moves for it), `leave` (a seat is gone: the match stops) and
-`play_bot` (a bot seat's turn: the one call that takes CPU time, which a
-server may make in a worker thread). It holds the match state (`game`,
+fallback policy moves for it), `leave` (a seat is gone: the match stops),
+`stop` (the match cannot go on: the server stops) and `play_bot` (a bot
+seat's turn: the one call that takes CPU time, which a server may make in a
+worker thread). A seat that sends `MAX_INVALID` invalid replies to one
+``act`` stops the match. It holds the match state (`game`,
 `awaiting`, `bot`, `over`, `result`) and never touches a socket or a clock:
 a test drives it with plain dicts, and the websocket server (server.py) only
 moves frames.
@@ -21,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generator, Mapping, Optional, Union
 
 from guandan_fast._core import Game, InvalidArgumentError, InvalidStateError, Return, Rules, _check_policy, policy_action
+from guandan_fast.arguments import check_int
 from guandan_fast.bots import decision_seed
 from guandan_fast.platform import messages as m
 from guandan_fast.platform import record
@@ -28,7 +31,10 @@ from guandan_fast.platform.codes import Action, ProtocolError, action_code, card
 from guandan_fast.platform.rules import DRAW_DROPS, platform_rules
 from guandan_fast.platform.seating import check_bots
 
-__all__ = ["Ask", "Event", "Log", "MatchAborted", "Record", "Referee", "Send", "match_options"]
+__all__ = ["MAX_INVALID", "Ask", "Event", "Log", "MatchAborted", "Record", "Referee", "Send", "match_options"]
+
+#: Invalid replies to one ``act`` after which the match is stopped (the seat floods).
+MAX_INVALID = 100
 
 
 @dataclass(frozen=True)
@@ -67,13 +73,21 @@ class MatchAborted(Exception):
     """The match cannot go on (a client left); the text says why."""
 
 
-def match_options(rules: Optional[Rules], bots: Optional[Mapping[int, str]], fallback: str) -> tuple[Rules, dict[int, str], str]:
+def match_options(
+    rules: Optional[Rules], bots: Optional[Mapping[int, str]], fallback: str, *, games: int = 1, seed: int = 0, draw_drops: int = DRAW_DROPS
+) -> tuple[Rules, dict[int, str], str]:
     """A match's rules (default: the platform's), bots (seat -> policy) and
-    fallback policy as the engine writes them; `ValueError` for what a
-    platform match cannot take."""
-    rules = platform_rules() if rules is None else rules
+    fallback policy as the engine writes them, with its games, seed and draw
+    rule checked; `InvalidArgumentError` for what a platform match cannot take."""
+    if rules is None:
+        rules = platform_rules()
+    if not isinstance(rules, Rules):
+        raise InvalidArgumentError(f"rules must be a Rules or None, not a {type(rules).__name__}")
     if rules.best_of != 1:
-        raise ValueError("a platform match is a number of games (games=N); best_of does not apply")
+        raise InvalidArgumentError("a platform match is a number of games (games=N); best_of does not apply")
+    check_int("games", games, 1, 2**32)
+    check_int("seed", seed, 0, 2**64 - 1)
+    check_int("draw_drops", draw_drops, 1, 2**32)
     return rules, check_bots(bots), _check_policy(fallback)
 
 
@@ -110,11 +124,11 @@ class Referee:
         fallback: str = "greedy",
         draw_drops: int = DRAW_DROPS,
     ) -> None:
-        self.rules, self.bots, self.fallback = match_options(rules, bots, fallback)
-        if sorted([*clients, *self.bots]) != [0, 1, 2, 3]:
-            raise ValueError(f"clients and bots must fill seats 0..3 once each, not {sorted(clients)} and {sorted(self.bots)}")
-        if games < 1 or draw_drops < 1:
-            raise ValueError("games and draw_drops must be at least 1")
+        self.rules, self.bots, self.fallback = match_options(rules, bots, fallback, games=games, seed=seed, draw_drops=draw_drops)
+        check_int("table", table, 0, 2**64)
+        seats = list(clients) if isinstance(clients, Mapping) else None
+        if seats is None or any(type(s) is not int for s in seats) or sorted([*seats, *self.bots]) != [0, 1, 2, 3]:
+            raise InvalidArgumentError(f"clients and bots must fill seats 0..3 once each, not {clients!r:.60} and {sorted(self.bots)}")
         #: Seat -> the name the log and the record give it (``bot POLICY`` for a bot).
         self.names = {s: str(clients[s]) if s in clients else f"bot {self.bots[s]}" for s in range(4)}
         self.games, self.seed, self.table, self.draw_drops = games, seed, table, draw_drops
@@ -164,11 +178,15 @@ class Referee:
     def leave(self, seat: int, why: str) -> list[Event]:
         """`seat` is gone (`why`: ``disconnected ...``): the match stops, recorded as aborted."""
         self._check_seat(seat)
+        return self.stop(f"seat {seat} ({self.names[seat]}) {why}")
+
+    def stop(self, why: str) -> list[Event]:
+        """The match cannot go on (`why`: a seat left, the server stops): it is recorded as aborted."""
         if self.over or not self._started:
             return []
         self._events = []
         try:
-            self._run.throw(MatchAborted(f"seat {seat} ({self.names[seat]}) {why}"))
+            self._run.throw(MatchAborted(why))
         except StopIteration:
             pass
         return self._take()
@@ -342,7 +360,7 @@ class Referee:
         self._events.append(Ask(seat, msg))
         self.awaiting = seat
         try:
-            while True:
+            for _ in range(MAX_INVALID):
                 got = yield
                 assert got is not None
                 kind, value = got
@@ -353,5 +371,6 @@ class Referee:
                     return legal[m.parse_reply(value, len(legal) - 1)], None
                 except ProtocolError as e:
                     self._log(f"seat {seat} ({name}): invalid reply {str(value)[:80]!r}: {e}; waiting for a valid one")
+            raise MatchAborted(f"seat {seat} ({name}) sent {MAX_INVALID} invalid replies to one act")
         finally:
             self.awaiting = None

@@ -1,18 +1,18 @@
 """Who sits where at a platform table: the seats the built-in bots take, and
 the others given to clients in order of connection.
 
-A client is seated in two steps: `Seating.reserve` at its handshake (refused
-when every seat is taken or a match is being played) and `Seating.take` when
-its connection opens. A client that leaves before its match starts frees its
-seat; once a match has seated the table (`start_match`), nobody's seat is
-freed until `end_match`. Nothing here touches a socket.
+A client takes a seat (`Seating.take`) once its connection is open, not at
+its handshake: a request that never becomes a connection (plain HTTP, an
+aborted handshake) holds nothing. A client that leaves before its match
+starts frees its seat; once a match has seated the table (`start_match`),
+nobody's seat is freed until `end_match`. Nothing here touches a socket.
 """
 
 from __future__ import annotations
 
-from typing import Generic, Hashable, Mapping, Optional, TypeVar
+from typing import Generic, Mapping, Optional, TypeVar
 
-from guandan_fast._core import _check_policy
+from guandan_fast._core import InvalidArgumentError, _check_policy
 
 __all__ = ["Seating", "check_bots", "parse_bots"]
 
@@ -25,21 +25,24 @@ def parse_bots(text: str) -> dict[int, str]:
     for part in filter(None, (p.strip() for p in text.split(","))):
         seat, sep, policy = part.partition(":")
         if not sep or seat.strip() not in ("0", "1", "2", "3"):
-            raise ValueError(f"a bot is SEAT:POLICY with a seat 0..3, like 1:mc:200; got {part[:40]!r}")
+            raise InvalidArgumentError(f"a bot is SEAT:POLICY with a seat 0..3, like 1:mc:200; got {part[:40]!r}")
         if int(seat) in bots:
-            raise ValueError(f"seat {seat} is given two bots")
+            raise InvalidArgumentError(f"seat {seat} is given two bots")
         bots[int(seat)] = _check_policy(policy.strip())
     if len(bots) == 4:
-        raise ValueError("four bots leave no seat for a client")
+        raise InvalidArgumentError("four bots leave no seat for a client")
     return bots
 
 
-def check_bots(bots: Optional[Mapping[int, str]]) -> dict[int, str]:
+def check_bots(bots: object) -> dict[int, str]:
     """`bots` (seat -> policy name) with the policies as the engine writes them; at most three, in seats 0..3."""
-    out = dict(bots or {})
-    if any(s not in range(4) for s in out) or len(out) > 3:
-        raise ValueError("bots are seats 0..3, at most three")
-    return {s: _check_policy(p) for s, p in out.items()}
+    if bots is None:
+        return {}
+    if not isinstance(bots, Mapping):
+        raise InvalidArgumentError(f"bots must be a dict seat -> policy name, not a {type(bots).__name__}")
+    if any(type(s) is not int or s not in range(4) for s in bots) or len(bots) > 3:
+        raise InvalidArgumentError(f"bots are seats 0..3 (at most three) -> policy names, not {sorted(map(repr, bots))!r:.60}")
+    return {s: _check_policy(p) for s, p in bots.items()}
 
 
 class Seating(Generic[C]):
@@ -50,12 +53,11 @@ class Seating(Generic[C]):
         #: Seat -> client, in order of connection.
         self.clients: dict[int, C] = {}
         self.playing = False
-        self._reserved: dict[Hashable, int] = {}
         self._seated: list[C] = []
 
     def open_seats(self) -> list[int]:
-        """The seats no bot, client or pending handshake holds."""
-        taken = set(self.clients) | set(self._reserved.values()) | set(self.bots)
+        """The seats no bot or client holds."""
+        taken = set(self.clients) | set(self.bots)
         return [s for s in range(4) if s not in taken]
 
     @property
@@ -63,19 +65,17 @@ class Seating(Generic[C]):
         """Whether every seat is taken (a match may start)."""
         return not self.open_seats()
 
-    def reserve(self, key: Hashable) -> Optional[int]:
-        """The seat held for the handshake `key`; None when the table is full or playing."""
-        free = self.open_seats()
-        if self.playing or not free:
-            return None
-        self._reserved[key] = free[0]
-        return free[0]
+    @property
+    def open(self) -> bool:
+        """Whether a client may take a seat now: a seat is free and no match is being played."""
+        return not self.playing and not self.full
 
-    def take(self, key: Hashable, client: C) -> Optional[int]:
-        """The seat reserved for `key`, now `client`'s; None when nothing is reserved for it."""
-        seat = self._reserved.pop(key, None)
-        if seat is not None:
-            self.clients[seat] = client
+    def take(self, client: C) -> Optional[int]:
+        """The first open seat, now `client`'s; None when the table is full or playing."""
+        if not self.open:
+            return None
+        seat = self.open_seats()[0]
+        self.clients[seat] = client
         return seat
 
     def leave(self, seat: int, client: C) -> bool:

@@ -54,16 +54,23 @@ class Runner:
     #: Plays a batch of matches, in order (`match.play_on` on the tournament's backend).
     play_batch: Callable[[list[MatchSpec]], list[MatchResult]]
     progress: Optional[Callable[[int, int], None]] = None
+    #: Whether `matches` keeps each result's games (else its `MatchResult.summary`).
+    keep_games: bool = False
+    #: Given each match with its games as it is played: (stage, a, b, result).
+    on_match: Optional[Callable[[str, int, int, MatchResult], None]] = None
     total: int = 0
     done: int = 0
     #: Every match played, in order: (stage, a, b, result).
     matches: list[tuple[str, int, int, MatchResult]] = field(default_factory=list)
+    #: The rules of each kind of match, one dict shared by its specs.
+    _rules: dict[tuple[int, bool], dict[str, Any]] = field(default_factory=dict)
 
     def spec(self, a: int, b: int, *path: object, best_of: Optional[int] = None, limit: Any = "match", sudden_death: bool = False) -> MatchSpec:
         """The match of entrant `a` (team 0) against `b`, seeded by `path`."""
-        rules = dict(self.rules, best_of=self.best_of if best_of is None else best_of)
-        if sudden_death:
-            rules["sudden_death"] = True
+        key = (self.best_of if best_of is None else best_of, sudden_death)
+        rules = self._rules.get(key)
+        if rules is None:
+            rules = self._rules[key] = dict(self.rules, best_of=key[0], **({"sudden_death": True} if sudden_death else {}))
         return MatchSpec(
             a=self.players[a],
             b=self.players[b],
@@ -79,8 +86,10 @@ class Runner:
             return []
         self.total = max(self.total, self.done + len(specs))
         results = self.play_batch(list(specs))
-        for (a, b), r in zip(pairs, results):
-            self.matches.append((stage, a, b, r))
+        for (a, b), spec, r in zip(pairs, specs, results):
+            if self.on_match is not None:
+                self.on_match(stage, a, b, r)
+            self.matches.append((stage, a, b, r if self.keep_games else r.summary(spec)))
         self.done += len(specs)
         if self.progress is not None:
             self.progress(self.done, self.total)

@@ -9,15 +9,16 @@ played in the calling thread, holding the GIL, one after the other.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping, Optional, Sequence, Union
 
-from guandan_fast._core import Game, InvalidArgumentError, Rules, _check_policy, _rebuild_game, play_bot_match, simulate_matches
+from guandan_fast._core import Game, InvalidArgumentError, InvalidStateError, Rules, _check_policy, _rebuild_game, play_bot_match, simulate_matches
 from guandan_fast.bots import Bot
 from guandan_fast.distributed.backends import Backend
-from guandan_fast.distributed.runs import run_chunks
+from guandan_fast.distributed.chunks import run_chunks
 
 __all__ = ["AtLimit", "MatchResult", "MatchSpec", "Player", "game_from_record", "play_match", "play_matches", "play_on", "sub_seed"]
 
@@ -89,9 +90,22 @@ class MatchResult:
     #: The Games as played (`replay` rebuilds them from seeds and actions).
     games: tuple[Game, ...]
 
+    def summary(self, spec: Optional[MatchSpec] = None) -> MatchResult:
+        """The result without its games (`spec` in place of its own, when given:
+        the one spec a tournament made, not a copy back from a backend)."""
+        return dataclasses.replace(self, spec=self.spec if spec is None else spec, games=())
+
+    def _games(self) -> tuple[Game, ...]:
+        if not self.games:
+            raise InvalidStateError(
+                "this MatchResult is a summary without its games: run the tournament with keep_games=True "
+                "(or on_match), or play its spec again with play_match(result.spec)"
+            )
+        return self.games
+
     def replay(self) -> list[Game]:
-        """The match's games rebuilt from their seeds and actions."""
-        return [Game.replay(g.actions, seed=s, rules=g.rules) for s, g in zip(self.seeds, self.games)]
+        """The match's games rebuilt from their seeds and actions (`InvalidStateError` for a `summary`)."""
+        return [Game.replay(g.actions, seed=s, rules=g.rules) for s, g in zip(self.seeds, self._games())]
 
     def to_dict(self, records: bool = False) -> dict[str, Any]:
         """The result as JSON-ready data; with `records`, every game's full record (see `game_from_record`)."""
@@ -105,7 +119,7 @@ class MatchResult:
             "game_seeds": list(self.seeds),
         }
         if records:
-            d["games"] = [_game_record(g) for g in self.games]
+            d["games"] = [_game_record(g) for g in self._games()]
         return d
 
 

@@ -124,7 +124,7 @@ pub(super) fn of_observation(o: &Observation) -> Result<()> {
     if o.level > RANK_A {
         return Err(invalid(format!("level rank code {} is not a rank 2..A", o.level)));
     }
-    o.lv.check(&o.rules)?;
+    o.levels.check(&o.rules)?;
     if !o.phase.is_live() && o.n_out != 4 {
         return Err(invalid("a finished deal needs the four seats in finish order"));
     }
