@@ -81,7 +81,8 @@ fn by_key<K: Ord>(moves: &[Move], key: impl Fn(usize, &Move) -> Option<K>) -> Ve
 fn pieces(state: &PlayState, moves: &[Move]) -> Vec<usize> {
     let level = state.level;
     let profile = |c: CardSet| -> [u8; 15] { std::array::from_fn(|r| c.rank_count(r as u8)) };
-    let parts: Vec<(Move, [u8; 15])> = decompose(state.hands[state.current as usize], level, state.rules).into_iter().map(|p| (p, profile(p.cards))).collect();
+    let parts: Vec<(Move, [u8; 15])> =
+        decompose(state.hands[state.current as usize], level, state.rules).into_iter().map(|p| (p, profile(p.cards))).collect();
     let is_piece = |m: &Move| parts.iter().any(|(p, prof)| p.combo == m.combo && p.wild == m.wild && *prof == profile(m.cards));
     let found = by_key(moves, |_, m| is_piece(m).then_some((m.combo.kind.is_bomb(), m.combo.value(level))));
     let mut seen: Vec<Kind> = Vec::new();

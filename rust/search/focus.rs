@@ -73,8 +73,7 @@ const MIN_WORLDS: usize = 8;
 impl Race {
     /// The default schedule for `playouts` playouts.
     pub fn new(playouts: u64) -> Race {
-        let env = |k: &str, d: f64| std::env::var(k).ok().and_then(|v| v.parse::<f64>().ok()).unwrap_or(d);
-        Race { playouts, rounds: env("GF_ROUNDS", ROUNDS as f64) as u64, drop_z: env("GF_DROPZ", DROP_Z), keep_z: env("GF_KEEPZ", KEEP_Z) }
+        Race { playouts, rounds: ROUNDS, drop_z: DROP_Z, keep_z: KEEP_Z }
     }
 }
 

@@ -48,7 +48,14 @@ impl<C: Chooser, L: Leaf> Scoring<'_, C, L> {
     /// decides on the calling thread), or settled earlier by the leaf;
     /// keeps `ctx`'s knowledge current when the chooser reads it; `buf` and
     /// `leaf` are scratch. `None` once `run.stop` is set.
-    pub fn play(&self, state: &mut PlayState, ctx: &mut Context, rng: &mut Rng, scratch: &mut (Vec<Move>, L::Scratch), run: &Run) -> Result<Option<i32>> {
+    pub fn play(
+        &self,
+        state: &mut PlayState,
+        ctx: &mut Context,
+        rng: &mut Rng,
+        scratch: &mut (Vec<Move>, L::Scratch),
+        run: &Run,
+    ) -> Result<Option<i32>> {
         let run = run.serial();
         let track = self.chooser.uses_knowledge();
         let (buf, leaf) = scratch;

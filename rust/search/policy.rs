@@ -32,6 +32,10 @@ pub struct Search {
     /// Candidates searched: the prior's first `width` (`search::candidates`),
     /// every legal action for 0.
     pub width: u8,
+    /// A focused search's worlds weighted by the likelihood of the deal's public actions
+    /// (`search::infer`, the model `decide::INFER_EPSILON`, `decide::INFER_MAX_CARDS`) where the search sees the deal's
+    /// history (a game or an observation); uniform worlds otherwise.
+    pub infer: bool,
 }
 
 impl Search {
@@ -41,7 +45,12 @@ impl Search {
     /// greedy policy does where the other searches give them as the rule
     /// policy does.
     pub fn is_plain_mc(&self) -> bool {
-        self.spread == Spread::Even && matches!(self.rollout, Rollout::Greedy | Rollout::Random) && self.value == Value::Deal && self.think_ms == 0 && self.width == 0
+        self.spread == Spread::Even
+            && matches!(self.rollout, Rollout::Greedy | Rollout::Random)
+            && self.value == Value::Deal
+            && self.think_ms == 0
+            && self.width == 0
+            && !self.infer
     }
 }
 
@@ -110,7 +119,8 @@ impl Policy {
     /// rollouts), `ismcts-rule`, `ismcts-random`, `focus` (racing among the
     /// prior's candidates, rule rollouts), `focus-greedy`, `focus-random`
     /// (and `mc` / `mc-random` with a modifier); `+game` scores by the game
-    /// situation, `+win` by the chance of winning the game, `/W` searches the
+    /// situation, `+win` by the chance of winning the game, then `+infer`
+    /// weights the worlds by the deal's public actions, `/W` searches the
     /// prior's first `W` candidates (default: every action; 8 for `focus`),
     /// `@Tms` adds a time budget.
     pub fn name(&self) -> String {
@@ -118,7 +128,7 @@ impl Policy {
             Policy::Random => "random".into(),
             Policy::Greedy => "greedy".into(),
             Policy::Rule => "rule".into(),
-            Policy::Search(Search { playouts, rollout, spread, value, think_ms, width }) => {
+            Policy::Search(Search { playouts, rollout, spread, value, think_ms, width, infer }) => {
                 let head = match (spread, rollout) {
                     (Spread::Even, Rollout::Greedy) => "mc",
                     (Spread::Even, Rollout::Random) => "mc-random",
@@ -142,16 +152,17 @@ impl Policy {
                     Value::Game => "+game",
                     Value::Win => "+win",
                 };
+                let infer = if *infer { "+infer" } else { "" };
                 let width = if *width != spread.default_width() { format!("/{width}") } else { String::new() };
                 let time = if *think_ms > 0 { format!("@{think_ms}ms") } else { String::new() };
-                format!("{head}{value}:{playouts}{width}{time}")
+                format!("{head}{value}{infer}:{playouts}{width}{time}")
             }
         }
     }
 
     /// The policy with this name (see `name`): `random`, `greedy`, `rule`,
     /// `mc` / `mc:N` (greedy rollouts), `mc-random` / `mc-random:N` (random
-    /// rollouts), and the searches with an optional `+game` or `+win`, `:N`
+    /// rollouts), and the searches with an optional `+game` or `+win`, `+infer`, `:N`
     /// playouts (default 200), `/W` candidates (1..=255) and `@Tms`.
     pub fn from_name(name: &str) -> Option<Policy> {
         let name = name.trim();
@@ -167,21 +178,29 @@ impl Policy {
             Some((h, n)) => (h, Some(n.trim().parse::<u32>().ok().filter(|&n| n >= 1)?)),
             None => (name, None),
         };
-        let (head, value) = match head.trim().split_once('+') {
-            Some((h, "game")) => (h.trim(), Value::Game),
-            Some((h, "win")) => (h.trim(), Value::Win),
-            Some(_) => return None,
-            None => (head.trim(), Value::Deal),
-        };
-        let plain = n.is_none() && value == Value::Deal && think_ms == 0 && width.is_none();
+        let mut parts = head.split('+').map(str::trim);
+        let head = parts.next()?;
+        let (mut value, mut infer) = (None, false);
+        for m in parts {
+            match m {
+                "game" | "win" if value.is_none() && !infer => value = Some(if m == "game" { Value::Game } else { Value::Win }),
+                "infer" if !infer => infer = true,
+                _ => return None,
+            }
+        }
+        let value = value.unwrap_or(Value::Deal);
+        let plain = n.is_none() && value == Value::Deal && think_ms == 0 && width.is_none() && !infer;
         let (spread, rollout) = match head {
             "random" if plain => return Some(Policy::Random),
             "greedy" if plain => return Some(Policy::Greedy),
             "rule" if plain => return Some(Policy::Rule),
             _ => search_head(head)?,
         };
+        if infer && spread != Spread::Focus {
+            return None;
+        }
         let width = width.unwrap_or(spread.default_width());
-        Some(Policy::Search(Search { playouts: n.unwrap_or(MC_DEFAULT_PLAYOUTS), rollout, spread, value, think_ms, width }))
+        Some(Policy::Search(Search { playouts: n.unwrap_or(MC_DEFAULT_PLAYOUTS), rollout, spread, value, think_ms, width, infer }))
     }
 }
 
@@ -231,20 +250,61 @@ pub(crate) mod tests {
 
     #[test]
     fn names_round_trip_and_bad_names_are_refused() {
-        for n in NAMES.iter().chain(&["sh:100@50ms", "mc-random:3", "sh-random+game:9@1ms", "sh:40/6", "focus/3@9ms", "focus-greedy+win:30/12", "focus-mix:5", "sh-mix+game:7/2"]) {
+        for n in NAMES.iter().chain(&[
+            "sh:100@50ms",
+            "mc-random:3",
+            "sh-random+game:9@1ms",
+            "sh:40/6",
+            "focus/3@9ms",
+            "focus-greedy+win:30/12",
+            "focus-mix:5",
+            "sh-mix+game:7/2",
+            "focus+win+infer:9",
+            "focus-greedy+infer:4/3",
+        ]) {
             let p = Policy::from_name(n).unwrap_or_else(|| panic!("{n}"));
             assert_eq!(Policy::from_name(&p.name()), Some(p), "{n}");
         }
         assert_eq!(Policy::from_name("mc:50").unwrap().name(), "mc:50", "today's mc keeps its name and meaning");
         assert_eq!(
             Policy::from_name("mc:50"),
-            Some(Policy::Search(Search { playouts: 50, rollout: Rollout::Greedy, spread: Spread::Even, value: Value::Deal, think_ms: 0, width: 0 }))
+            Some(Policy::Search(Search {
+                playouts: 50,
+                rollout: Rollout::Greedy,
+                spread: Spread::Even,
+                value: Value::Deal,
+                think_ms: 0,
+                width: 0,
+                infer: false
+            }))
         );
         assert_eq!(Policy::from_name("sh").unwrap().name(), "sh:200");
         assert_eq!(Policy::from_name("focus/8").unwrap().name(), "focus:200");
         assert_eq!(Policy::from_name("focus:50/4").unwrap().name(), "focus:50/4");
-        for bad in ["rule/3", "sh:5/0", "sh:5/x", "sh:5/300", "focus+lose:4", "rule:5", "sh:0", "sh:-1", "sh+fun:5", "sh:5@", "sh:5@0ms", "sh:5@10", "greedy+game", "rule@5ms", "ismcts:x", "ismcts-fast:3", ""]
-        {
+        for bad in [
+            "rule/3",
+            "sh+infer:4",
+            "focus+infer+win:5",
+            "sh+infer+infer:5",
+            "rule+infer",
+            "focus+game+win:3",
+            "sh:5/0",
+            "sh:5/x",
+            "sh:5/300",
+            "focus+lose:4",
+            "rule:5",
+            "sh:0",
+            "sh:-1",
+            "sh+fun:5",
+            "sh:5@",
+            "sh:5@0ms",
+            "sh:5@10",
+            "greedy+game",
+            "rule@5ms",
+            "ismcts:x",
+            "ismcts-fast:3",
+            "",
+        ] {
             assert_eq!(Policy::from_name(bad), None, "{bad}");
         }
     }

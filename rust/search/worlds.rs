@@ -9,6 +9,7 @@
 
 use crate::cards::cardset::CardSet;
 use crate::rng::{derive_seed, Rng};
+use crate::search::infer::{self, Inference};
 use crate::search::sample::Sampler;
 
 /// Numbered, weighted deals of the hidden hands.
@@ -40,5 +41,24 @@ impl Worlds for Uniform<'_> {
     #[inline]
     fn world(&self, seed: u64, j: u64, _: &mut ()) -> ([CardSet; 4], f64) {
         (self.0.sample(&mut Rng::new(derive_seed(seed ^ WORLD, j))), 1.0)
+    }
+}
+
+/// The deals of an `Inference` (uniform under what the seat knows, as
+/// `Uniform`), each weighted by the likelihood of the deal's public actions
+/// with those hands: world `j` is `inference.draw(seed ^ WORLD, j)`.
+pub struct Inferred<'a>(pub &'a Inference);
+
+impl Worlds for Inferred<'_> {
+    type Scratch = infer::Scratch;
+
+    fn scratch(&self) -> infer::Scratch {
+        self.0.scratch()
+    }
+
+    #[inline]
+    fn world(&self, seed: u64, j: u64, scratch: &mut infer::Scratch) -> ([CardSet; 4], f64) {
+        let (hands, ll) = self.0.draw(seed ^ WORLD, j, scratch);
+        (hands, ll.exp())
     }
 }
