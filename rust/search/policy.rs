@@ -108,6 +108,11 @@ pub enum Value {
     Win,
 }
 
+/// What the name `best` means: the strongest bot against the competition's
+/// public entrants under the platform rules (benches/README.md, "Sparring")
+/// within about a second per decision on two cores.
+pub const BEST: &str = "focus+win:600";
+
 /// Playouts per decision of the `mc` policy when none is given.
 pub const MC_DEFAULT_PLAYOUTS: u32 = 200;
 
@@ -163,9 +168,14 @@ impl Policy {
     /// The policy with this name (see `name`): `random`, `greedy`, `rule`,
     /// `mc` / `mc:N` (greedy rollouts), `mc-random` / `mc-random:N` (random
     /// rollouts), and the searches with an optional `+game` or `+win`, `+infer`, `:N`
-    /// playouts (default 200), `/W` candidates (1..=255) and `@Tms`.
+    /// playouts (default 200), `/W` candidates (1..=255) and `@Tms`; `best`
+    /// is the strongest bot measured against the competition's entrants
+    /// (`BEST`, named by its own name once parsed).
     pub fn from_name(name: &str) -> Option<Policy> {
         let name = name.trim();
+        if name == "best" {
+            return Policy::from_name(BEST);
+        }
         let (name, think_ms) = match name.split_once('@') {
             Some((n, t)) => (n, t.trim().strip_suffix("ms")?.trim().parse::<u32>().ok().filter(|&t| t >= 1)?),
             None => (name, 0),
@@ -279,9 +289,13 @@ pub(crate) mod tests {
             }))
         );
         assert_eq!(Policy::from_name("sh").unwrap().name(), "sh:200");
+        assert_eq!(Policy::from_name(" best "), Policy::from_name(BEST));
+        assert!(matches!(Policy::from_name("best"), Some(Policy::Search(_))));
         assert_eq!(Policy::from_name("focus/8").unwrap().name(), "focus:200");
         assert_eq!(Policy::from_name("focus:50/4").unwrap().name(), "focus:50/4");
         for bad in [
+            "best:5",
+            "best+win",
             "rule/3",
             "sh+infer:4",
             "focus+infer+win:5",
