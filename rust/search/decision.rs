@@ -1,6 +1,7 @@
 //! One decision to search: the position of the seat to move, what it knows,
 //! and its candidate actions.
 
+use crate::cards::cardset::CardSet;
 use crate::error::Result;
 use crate::game::trick::PlayState;
 use crate::movegen::Move;
@@ -45,6 +46,23 @@ impl<'a> Decision<'a> {
     #[inline]
     pub fn choice(&self, i: usize) -> Option<usize> {
         self.choices[i]
+    }
+
+    /// The position after `action` in the world `hands`, and the context
+    /// with the action recorded when `track` (the rollout reads knowledge).
+    #[inline]
+    pub fn after(&self, action: Option<Move>, hands: [CardSet; 4], track: bool) -> (PlayState, Context) {
+        let mut st = *self.state;
+        st.hands = hands;
+        let mut c = *self.ctx;
+        if track {
+            c.record(st.current, action.as_ref());
+        }
+        match action {
+            Some(m) => st.play_unchecked(m),
+            None => st.pass_unchecked(),
+        }
+        (st, c)
     }
 }
 

@@ -93,25 +93,13 @@ struct Worker<WS, LS> {
 impl<R: Chooser, W: Worlds, L: Leaf> Focus<'_, R, W, L> {
     /// The row of world `j` for the candidates `alive`; `None` once stopped.
     fn row(&self, j: u64, alive: &[usize], wk: &mut Worker<W::Scratch, L::Scratch>, run: &Run) -> Result<Option<Row>> {
-        let (state, ctx) = (self.d.state, self.d.ctx);
-        let seat = state.current;
         let (hands, weight) = self.worlds.world(self.seed, j, &mut wk.worlds);
         let scoring = Scoring { chooser: self.rollout, leaf: self.leaf, scores: &self.scores };
         let track = self.rollout.uses_knowledge();
         let world = derive_seed(self.seed ^ ROLLOUT, j);
         let mut scores = vec![0; self.d.actions.len()];
         for &a in alive {
-            let act = self.d.actions[a];
-            let mut st = *state;
-            st.hands = hands;
-            let mut c = *ctx;
-            if track {
-                c.record(seat, act.as_ref());
-            }
-            match act {
-                Some(m) => st.play_unchecked(m),
-                None => st.pass_unchecked(),
-            }
+            let (mut st, mut c) = self.d.after(self.d.actions[a], hands, track);
             let mut rng = Rng::new(derive_seed(world, a as u64));
             match scoring.play(&mut st, &mut c, &mut rng, &mut wk.rollout, run)? {
                 Some(s) => scores[a] = s,

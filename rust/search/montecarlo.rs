@@ -123,8 +123,6 @@ impl<R: Chooser> Job<'_, R> {
 
     /// The sums of `actions` over the worlds `range`, on the calling thread.
     fn part(&self, actions: &[Option<Move>], range: std::ops::Range<u64>, run: &Run) -> Result<Vec<Sums>> {
-        let (state, ctx) = (self.d.state, self.d.ctx);
-        let seat = state.current;
         let track = self.rollout.uses_knowledge();
         let mut sums = vec![Sums::default(); actions.len()];
         let mut buf = Vec::new();
@@ -135,16 +133,7 @@ impl<R: Chooser> Job<'_, R> {
             let world = derive_seed(self.seed ^ WORLD, j);
             let hands = self.d.sampler.sample(&mut Rng::new(world));
             for (a, act) in actions.iter().enumerate() {
-                let mut st = *state;
-                st.hands = hands;
-                let mut c = *ctx;
-                if track {
-                    c.record(seat, act.as_ref());
-                }
-                match act {
-                    Some(m) => st.play_unchecked(*m),
-                    None => st.pass_unchecked(),
-                }
+                let (mut st, mut c) = self.d.after(*act, hands, track);
                 let mut rng = Rng::new(derive_seed(world ^ ROLLOUT, a as u64));
                 playout(&mut st, &mut c, self.rollout, &mut rng, &mut buf, run)?;
                 if !st.over {

@@ -20,18 +20,26 @@ pub fn playout<C: Chooser>(state: &mut PlayState, ctx: &mut Context, chooser: &C
     let track = chooser.uses_knowledge();
     let mut n = 0;
     while !state.over && !run.stop.is_set() {
-        let seat = state.current;
-        let chosen = chooser.pick(state, ctx, rng, buf, &run)?;
-        if track {
-            ctx.record(seat, chosen.as_ref());
-        }
-        match chosen {
-            Some(m) => state.play_unchecked(m),
-            None => state.pass_unchecked(),
-        }
+        step(state, ctx, chooser, track, rng, buf, &run)?;
         n += 1;
     }
     Ok(n)
+}
+
+/// One action of the seat to move chosen by `chooser` and taken, recorded
+/// in `ctx` when `track`.
+#[inline]
+fn step<C: Chooser>(state: &mut PlayState, ctx: &mut Context, chooser: &C, track: bool, rng: &mut Rng, buf: &mut Vec<Move>, run: &Run) -> Result<()> {
+    let seat = state.current;
+    let chosen = chooser.pick(state, ctx, rng, buf, run)?;
+    if track {
+        ctx.record(seat, chosen.as_ref());
+    }
+    match chosen {
+        Some(m) => state.play_unchecked(m),
+        None => state.pass_unchecked(),
+    }
+    Ok(())
 }
 
 /// What plays a scored rollout: the chooser, the leaf evaluator that may
@@ -72,15 +80,7 @@ impl<C: Chooser, L: Leaf> Scoring<'_, C, L> {
                     Settled::Never => ask = false,
                 }
             }
-            let seat = state.current;
-            let chosen = self.chooser.pick(state, ctx, rng, buf, &run)?;
-            if track {
-                ctx.record(seat, chosen.as_ref());
-            }
-            match chosen {
-                Some(m) => state.play_unchecked(m),
-                None => state.pass_unchecked(),
-            }
+            step(state, ctx, self.chooser, track, rng, buf, &run)?;
             n += 1;
         }
         Ok(Some(self.scores.of(&state.finish)))
