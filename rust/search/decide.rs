@@ -10,13 +10,19 @@ use crate::game::trick::PlayState;
 use crate::game::{tribute, Action, Game, Phase};
 use crate::movegen::{ComboRules, Move};
 use crate::rng::Rng;
-use crate::search::choosers::{greedy, pick_listed, random, rule_based, rule_v1, Chooser, Greedy, Random, RuleBased, RuleV1};
+use crate::search::candidates::candidates;
+use crate::search::choosers::{greedy, pick_listed, random, rule_based, rule_v1, Chooser, Greedy, Mixed, Random, RuleBased, RuleV1};
 use crate::search::context::Context;
 use crate::search::decision::{obvious, Decision};
+use crate::search::focus::{self, Focus, Race};
+use crate::search::infer::{Inference, Model};
+use crate::search::leaf::PlayToEnd;
 use crate::search::montecarlo::Evaluation;
-use crate::search::policy::{Policy, Rollout, Search, Spread};
+use crate::search::policy::{Policy, Rollout, Search, Spread, MIX_CARDS};
 use crate::search::run::Run;
 use crate::search::sample::{Constraints, Sampler};
+use crate::search::value::Scores;
+use crate::search::worlds::{Inferred, Uniform, Worlds};
 use crate::search::{ismcts, montecarlo};
 
 impl Chooser for Policy {
@@ -29,7 +35,7 @@ impl Chooser for Policy {
             Policy::Greedy => Ok(greedy::choose(state, moves)),
             Policy::Rule => Ok(rule_based::choose(state, ctx, moves)),
             Policy::RuleV1 => Ok(rule_v1::choose(state, moves)),
-            Policy::Search(s) => search(s, state, ctx, moves, rng.next_u64(), run),
+            Policy::Search(s) => search(s, state, ctx, moves, None, rng.next_u64(), run),
         }
     }
 
@@ -49,26 +55,86 @@ impl Chooser for Policy {
 
 /// The choice (index into `moves`, `None` = pass) of search `s` seeded by
 /// `seed`: the obvious decision without search, else the search its
-/// rollout and spread name, clocked by its `think_ms`.
-fn search(s: &Search, state: &PlayState, ctx: &Context, moves: &[Move], seed: u64, run: &Run) -> Result<Option<usize>> {
+/// rollout and spread name, clocked by its `think_ms`; a focused search
+/// deals its worlds by `inference` when given.
+fn search(
+    s: &Search,
+    state: &PlayState,
+    ctx: &Context,
+    moves: &[Move],
+    inference: Option<&Inference>,
+    seed: u64,
+    run: &Run,
+) -> Result<Option<usize>> {
     if let Some(pick) = obvious(state, moves) {
         return Ok(pick);
     }
     let run = run.timed(s.think_ms);
-    let d = Decision::new(state, ctx, moves, &Constraints::with_knowledge(state, state.current, &ctx.knowledge))?;
+    let mut d = Decision::new(state, ctx, moves, &Constraints::with_knowledge(state, state.current, &ctx.knowledge))?;
+    if s.width > 0 {
+        d = d.restricted(moves, candidates(state, ctx, moves, s.width as usize));
+    }
+    if d.actions.len() == 1 {
+        return Ok(d.choice(0));
+    }
     let b = match s.rollout {
-        Rollout::Random => spread(s, &d, &Random, seed, &run),
-        Rollout::Greedy => spread(s, &d, &Greedy, seed, &run),
-        Rollout::Rule => spread(s, &d, &RuleBased, seed, &run),
+        Rollout::Random => spread(s, &d, &Random, inference, seed, &run),
+        Rollout::Greedy => spread(s, &d, &Greedy, inference, seed, &run),
+        Rollout::Rule => spread(s, &d, &RuleBased, inference, seed, &run),
+        Rollout::Mixed => {
+            let cards: u32 = state.hands.iter().map(|h| h.len()).sum();
+            spread(s, &d, &Mixed { first: RuleBased, then: Greedy, until: cards.saturating_sub(MIX_CARDS) }, inference, seed, &run)
+        }
     }?;
     Ok(d.choice(b))
 }
 
 /// The candidate of `d` that search `s` picks with rollouts by `rollout`.
-fn spread<R: Chooser>(s: &Search, d: &Decision, rollout: &R, seed: u64, run: &Run) -> Result<usize> {
-    match s.spread {
-        Spread::Even | Spread::Halving => montecarlo::search(d, rollout, s, seed, run),
-        Spread::Tree => ismcts::search(d, rollout, s, seed, run),
+/// A focused search deals its worlds weighted by `inference` when given
+/// (`worlds::Inferred`), else uniformly from what the seat knows
+/// (`worlds::Uniform`), and plays every rollout to the deal's end
+/// (`leaf::PlayToEnd`): an endgame evaluator goes in its place here.
+fn spread<R: Chooser>(s: &Search, d: &Decision, rollout: &R, inference: Option<&Inference>, seed: u64, run: &Run) -> Result<usize> {
+    match (s.spread, inference) {
+        (Spread::Even | Spread::Halving, _) => montecarlo::search(d, rollout, s, seed, run),
+        (Spread::Tree, _) => ismcts::search(d, rollout, s, seed, run),
+        (Spread::Focus, Some(inf)) => focused(s, d, rollout, &Inferred(inf), seed, run),
+        (Spread::Focus, None) => focused(s, d, rollout, &Uniform(&d.sampler), seed, run),
+    }
+}
+
+/// The candidate of `d` that the focused search `s` picks on the worlds of `worlds`.
+fn focused<R: Chooser, W: Worlds>(s: &Search, d: &Decision, rollout: &R, worlds: &W, seed: u64, run: &Run) -> Result<usize> {
+    let scores = Scores::new(d.ctx, d.state.current, s.value)?;
+    let f = Focus { d, rollout, worlds, leaf: &PlayToEnd, scores, seed };
+    focus::search(&f, &Race::new(s.playouts as u64), run)
+}
+
+/// ε of every other seat in the model of a search's weighted worlds (`Search::infer`).
+pub const INFER_EPSILON: f64 = 0.3;
+/// Decisions read by the model of a search's weighted worlds: those taken with at most this many cards in hand.
+pub const INFER_MAX_CARDS: u32 = 16;
+
+/// The inference of `o`'s observer for a search that weights its worlds (`Search::infer`).
+fn inference(p: &Policy, o: &Observation) -> Result<Option<Inference>> {
+    if !p.infers() {
+        return Ok(None);
+    }
+    Ok(Some(Inference::new(o, Model::new(INFER_EPSILON, INFER_EPSILON)?.up_to(INFER_MAX_CARDS))?))
+}
+
+impl Policy {
+    /// Whether the policy weights its worlds by the deal's history (a focused search with `+infer`).
+    fn infers(&self) -> bool {
+        matches!(self, Policy::Search(s) if s.infer)
+    }
+
+    /// The choice among `moves` in `state` (seen as `o`'s observer sees it), weighting a search's worlds by `o`'s history when the policy says so.
+    fn choose_observed(&self, state: &PlayState, ctx: &Context, moves: &[Move], o: &Observation, rng: &mut Rng, run: &Run) -> Result<Option<usize>> {
+        match (self, inference(self, o)?) {
+            (Policy::Search(s), Some(inf)) => search(s, state, ctx, moves, Some(&inf), rng.next_u64(), run),
+            _ => self.choose(state, ctx, moves, rng, run),
+        }
     }
 }
 
@@ -139,7 +205,12 @@ impl Policy {
             Phase::Play => {
                 let mut moves = Vec::new();
                 g.play.moves(run.mode, &mut moves);
-                let pick = self.choose(&g.play, &Context::of_game(g), &moves, rng, run)?;
+                let ctx = Context::of_game(g);
+                let pick = if self.infers() {
+                    self.choose_observed(&g.play, &ctx, &moves, &g.observation(g.play.current), rng, run)?
+                } else {
+                    self.choose(&g.play, &ctx, &moves, rng, run)?
+                };
                 Ok(pick.map_or(Action::Pass, |i| Action::Play(moves[i])))
             }
             Phase::Tribute | Phase::Return => {
@@ -165,7 +236,7 @@ impl Policy {
                 let ctx = Context { rules: o.rules, levels: o.levels, knowledge: o.knowledge() };
                 let mut moves = Vec::new();
                 state.moves(run.mode, &mut moves);
-                let pick = self.choose(&state, &ctx, &moves, rng, run)?;
+                let pick = self.choose_observed(&state, &ctx, &moves, o, rng, run)?;
                 Ok(pick.map_or(Action::Pass, |i| Action::Play(moves[i])))
             }
             Phase::Tribute | Phase::Return => {
@@ -196,7 +267,8 @@ mod tests {
     fn observation_actions_are_the_game_actions() {
         let stop = Stop::new();
         let run = Run::new(Mode::Pattern, 1, &stop);
-        let policies = ["random", "greedy", "rule", "mc:16", "sh:8", "mc-rule+game:6", "ismcts:12"].map(|n| Policy::from_name(n).unwrap());
+        let policies = ["random", "greedy", "rule", "mc:16", "sh:8", "mc-rule+game:6", "ismcts:12", "focus:24", "sh+win:8/4", "focus+win+infer:16"]
+            .map(|n| Policy::from_name(n).unwrap());
         let mut checked = 0;
         for seed in 0..2 {
             let mut g = Game::new(Rules::default(), seed).unwrap();
@@ -264,7 +336,7 @@ mod tests {
     /// A search decides the same whatever the number of parts.
     #[test]
     fn searches_do_not_depend_on_parts() {
-        for name in ["sh:12", "mc-rule:10", "sh-greedy+game:40", "ismcts:40"] {
+        for name in ["sh:12", "mc-rule:10", "sh-greedy+game:40", "ismcts:40", "focus:40", "focus-greedy+win:60/5", "focus+infer:30"] {
             let p = Policy::from_name(name).unwrap();
             for seed in 0..3u64 {
                 let g = Game::new(Rules::default(), seed).unwrap();

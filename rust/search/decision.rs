@@ -1,6 +1,7 @@
 //! One decision to search: the position of the seat to move, what it knows,
 //! and its candidate actions.
 
+use crate::cards::cardset::CardSet;
 use crate::error::Result;
 use crate::game::trick::PlayState;
 use crate::movegen::Move;
@@ -13,8 +14,11 @@ pub struct Decision<'a> {
     /// The position; the hands of the other seats are not read.
     pub state: &'a PlayState,
     pub ctx: &'a Context,
-    /// Passing first when legal (`None`), then the plays in listing order.
+    /// Every legal action (passing first when legal (`None`), then the plays
+    /// in listing order), or those kept by `restricted`.
     pub actions: Vec<Option<Move>>,
+    /// The choice among the moves (index; `None` = pass) each action is.
+    choices: Vec<Option<usize>>,
     /// Deals the hidden hands from what the seat to move knows.
     pub sampler: Sampler,
 }
@@ -25,17 +29,40 @@ impl<'a> Decision<'a> {
     pub fn new(state: &'a PlayState, ctx: &'a Context, moves: &[Move], seen: &Constraints) -> Result<Decision<'a>> {
         let mut actions = Vec::with_capacity(moves.len() + 1);
         push_candidates(state, moves, &mut actions);
-        Ok(Decision { state, ctx, actions, sampler: Sampler::new(seen)? })
+        let pass = state.can_pass() as usize;
+        let choices = (0..actions.len()).map(|i| i.checked_sub(pass)).collect();
+        Ok(Decision { state, ctx, actions, choices, sampler: Sampler::new(seen)? })
+    }
+
+    /// The same decision among `choices` only (choices among `moves`, as
+    /// given to `new`: an index, `None` = pass), in that order.
+    pub fn restricted(mut self, moves: &[Move], choices: Vec<Option<usize>>) -> Decision<'a> {
+        self.actions = choices.iter().map(|c| c.map(|i| moves[i])).collect();
+        self.choices = choices;
+        self
     }
 
     /// The choice among the moves (index; `None` = pass) that candidate `i` is.
     #[inline]
     pub fn choice(&self, i: usize) -> Option<usize> {
-        if self.state.can_pass() {
-            i.checked_sub(1)
-        } else {
-            Some(i)
+        self.choices[i]
+    }
+
+    /// The position after `action` in the world `hands`, and the context
+    /// with the action recorded when `track` (the rollout reads knowledge).
+    #[inline]
+    pub fn after(&self, action: Option<Move>, hands: [CardSet; 4], track: bool) -> (PlayState, Context) {
+        let mut st = *self.state;
+        st.hands = hands;
+        let mut c = *self.ctx;
+        if track {
+            c.record(st.current, action.as_ref());
         }
+        match action {
+            Some(m) => st.play_unchecked(m),
+            None => st.pass_unchecked(),
+        }
+        (st, c)
     }
 }
 

@@ -16,11 +16,11 @@ use crate::movegen::Move;
 use crate::parallel;
 use crate::rng::{derive_seed, Rng};
 use crate::search::choosers::Chooser;
-use crate::search::context::Context;
 use crate::search::decision::{push_candidates, Decision};
 use crate::search::playout::playout;
 use crate::search::policy::{Search, Value};
 use crate::search::run::Run;
+use crate::search::value::Scores;
 use rayon::prelude::*;
 
 const TREE: u64 = 0x7EE5_1C75_0000_0001;
@@ -152,18 +152,21 @@ impl Tree {
     }
 }
 
-/// The score of a finished deal for `seat`'s team by `value`, scaled to about [-1, 1].
-fn scaled(value: Value, c: &Context, st: &PlayState, seat: u8) -> Result<f64> {
-    Ok(match value {
-        Value::Deal => c.score(st.finish, seat)?.0 as f64 / 3.0,
-        Value::Game => (c.game_score(st.finish, seat)?.0 as f64 / 300.0).clamp(-1.0, 1.0),
-    })
+/// The score of a finished deal by `scores`, scaled by `value` to about [-1, 1].
+fn scaled(value: Value, scores: &Scores, st: &PlayState) -> f64 {
+    let s = scores.of(&st.finish) as f64;
+    match value {
+        Value::Deal => s / 3.0,
+        Value::Game => (s / 300.0).clamp(-1.0, 1.0),
+        Value::Win => (s / 2000.0).clamp(-1.0, 1.0),
+    }
 }
 
 /// Root visit counts of one tree of `iterations` iterations of the search of
 /// `d`, rolled out by `rollout` and scored by `value`, per candidate.
 fn grow<R: Chooser>(d: &Decision, rollout: &R, value: Value, iterations: u64, seed: u64, run: &Run) -> Result<Vec<u64>> {
     let me = d.state.current;
+    let scores = Scores::new(d.ctx, me, value)?;
     let mut rng = Rng::new(seed);
     let mut tree = Tree::new(&d.actions);
     let mut buf = Vec::new();
@@ -179,7 +182,7 @@ fn grow<R: Chooser>(d: &Decision, rollout: &R, value: Value, iterations: u64, se
         if !st.over {
             break;
         }
-        tree.back_up(scaled(value, &c, &st, me)?, me);
+        tree.back_up(scaled(value, &scores, &st), me);
     }
     Ok(tree.nodes[0].children.iter().map(|ch| ch.visits as u64).collect())
 }

@@ -6,12 +6,16 @@
 //!   the players know (and the score of a finished deal), the hidden hands
 //!   dealt from it, one decision to search;
 //! - `policy`: the vocabulary, the policies by name (no behaviour);
+//! - `value`, `worlds`, `leaf`: what a finished deal is worth (a score per
+//!   finishing order; the game-win model), where a search's worlds come
+//!   from, and what may settle a rollout before the deal's end;
 //! - `choosers`: the `Chooser` trait and the cheap choosers (random,
-//!   greedy, rule-based);
+//!   greedy, rule-based); `candidates`: the prior, the actions worth searching;
 //! - `infer`: hidden hands weighted by how likely the deal's public actions
 //!   are under the rule policy;
-//! - `playout`: a deal played to its end by any chooser;
-//! - `montecarlo`, `ismcts`: the searches, generic over the rollout chooser;
+//! - `playout`: a deal played to its end by any chooser, or scored;
+//! - `montecarlo`, `ismcts`, `focus`: the searches, generic over the
+//!   rollout chooser (`focus` also over the world source and the leaf);
 //! - `decide`: the one place that maps a `Policy` to its chooser or search
 //!   (and four seats' policies to one chooser), and the action it takes in a
 //!   game or from an observation;
@@ -23,12 +27,15 @@
 //! and a `Run`. Giving either a policy name is its variant and name in
 //! `policy` and its arm in `decide`.
 
+pub mod candidates;
 pub mod choosers;
 pub mod context;
 pub mod decide;
 pub mod decision;
+pub mod focus;
 pub mod infer;
 pub mod ismcts;
+pub mod leaf;
 pub mod matches;
 pub mod montecarlo;
 pub mod playout;
@@ -36,3 +43,5 @@ pub mod policy;
 pub mod run;
 pub mod sample;
 pub mod simulate;
+pub mod value;
+pub mod worlds;

@@ -24,6 +24,7 @@ use crate::search::playout::playout;
 use crate::search::policy::{Search, Spread, Value};
 use crate::search::run::Run;
 use crate::search::sample::Constraints;
+use crate::search::value::Scores;
 use rayon::prelude::*;
 
 const WORLD: u64 = 0x5EED_5A3B_1E00_0000;
@@ -86,20 +87,21 @@ pub fn evaluate<R: Chooser>(d: &Decision, rollout: &R, playouts: u64, seed: u64,
     if playouts == 0 {
         return Err(Error::InvalidArgument("playouts must be at least 1".into()));
     }
-    let job = Worlds { d, rollout, value: Value::Deal, seed };
+    let job = Job { d, rollout, scores: Scores::new(d.ctx, d.state.current, Value::Deal)?, seed };
     let sums = job.run(&d.actions, 0..playouts, run)?;
     Ok(sums.iter().map(Sums::stats).collect())
 }
 
-/// The playouts of one search: its decision, rollout chooser, value and seed.
-struct Worlds<'a, R> {
+/// The playouts of one search: its decision, rollout chooser, the scores
+/// of the finishing orders and the seed.
+struct Job<'a, R> {
     d: &'a Decision<'a>,
     rollout: &'a R,
-    value: Value,
+    scores: Scores,
     seed: u64,
 }
 
-impl<R: Chooser> Worlds<'_, R> {
+impl<R: Chooser> Job<'_, R> {
     /// The sums of `actions` over the worlds `worlds`, split into
     /// `run.parts` parts on the shared pool; world `j` is the same whatever the split.
     fn run(&self, actions: &[Option<Move>], worlds: std::ops::Range<u64>, run: &Run) -> Result<Vec<Sums>> {
@@ -121,8 +123,6 @@ impl<R: Chooser> Worlds<'_, R> {
 
     /// The sums of `actions` over the worlds `range`, on the calling thread.
     fn part(&self, actions: &[Option<Move>], range: std::ops::Range<u64>, run: &Run) -> Result<Vec<Sums>> {
-        let (state, ctx) = (self.d.state, self.d.ctx);
-        let seat = state.current;
         let track = self.rollout.uses_knowledge();
         let mut sums = vec![Sums::default(); actions.len()];
         let mut buf = Vec::new();
@@ -133,25 +133,13 @@ impl<R: Chooser> Worlds<'_, R> {
             let world = derive_seed(self.seed ^ WORLD, j);
             let hands = self.d.sampler.sample(&mut Rng::new(world));
             for (a, act) in actions.iter().enumerate() {
-                let mut st = *state;
-                st.hands = hands;
-                let mut c = *ctx;
-                if track {
-                    c.record(seat, act.as_ref());
-                }
-                match act {
-                    Some(m) => st.play_unchecked(*m),
-                    None => st.pass_unchecked(),
-                }
+                let (mut st, mut c) = self.d.after(*act, hands, track);
                 let mut rng = Rng::new(derive_seed(world ^ ROLLOUT, a as u64));
                 playout(&mut st, &mut c, self.rollout, &mut rng, &mut buf, run)?;
                 if !st.over {
                     break;
                 }
-                let (score, won) = match self.value {
-                    Value::Deal => c.score(st.finish, seat).map(|(s, w)| (s as i32, w))?,
-                    Value::Game => c.game_score(st.finish, seat)?,
-                };
+                let (score, won) = (self.scores.of(&st.finish), self.scores.won(&st.finish));
                 let s = &mut sums[a];
                 s.total += score as i128;
                 s.squares += (score as i128) * (score as i128);
@@ -176,11 +164,11 @@ const TIMED_CHUNK: u64 = 4;
 /// estimate of the survivors then taken.
 pub fn search<R: Chooser>(d: &Decision, rollout: &R, s: &Search, seed: u64, run: &Run) -> Result<usize> {
     let n = d.actions.len();
-    let job = Worlds { d, rollout, value: s.value, seed };
+    let job = Job { d, rollout, scores: Scores::new(d.ctx, d.state.current, s.value)?, seed };
     let budget = s.playouts as u64;
     let rounds = match s.spread {
         Spread::Even => 1,
-        Spread::Halving | Spread::Tree => (usize::BITS - (n - 1).leading_zeros()) as u64,
+        Spread::Halving | Spread::Tree | Spread::Focus => (usize::BITS - (n - 1).leading_zeros()) as u64,
     };
     let mut alive: Vec<usize> = (0..n).collect();
     let mut sums = vec![Sums::default(); n];

@@ -32,7 +32,7 @@ __all__ = [
 ]
 
 #: Policy names the native engine knows (checked by the engine itself, see `check_policy`).
-POLICY_HELP = "random, greedy, rule, mc, mc:N, mc-random:N, mc-rule:N, sh:N, sh-greedy:N, ismcts:N (N playouts per decision; searches take +game and @Tms, see docs/bots.md)"
+POLICY_HELP = "random, greedy, rule, mc, mc:N, mc-random:N, mc-rule:N, sh:N, sh-greedy:N, ismcts:N, focus:N, best (N playouts per decision; searches take +game, +win and @Tms, see docs/bots.md; best: the strongest against the competition's entrants)"
 
 
 class CliError(Exception):

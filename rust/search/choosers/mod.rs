@@ -5,11 +5,13 @@
 //! `search::decide` makes every `Policy` one.
 
 pub mod greedy;
+pub mod mixed;
 pub mod random;
 pub mod rule_based;
 pub mod rule_v1;
 
 pub use greedy::Greedy;
+pub use mixed::Mixed;
 pub use random::Random;
 pub use rule_based::RuleBased;
 pub use rule_v1::RuleV1;
