@@ -12,6 +12,11 @@
 //! as face indexes or `-`), and the shuffle RNG state (4 hex words joined by
 //! `:`).
 //!
+//! In the return phase the hands are written as though every card returned
+//! so far had changed hands, as `gf2` strings always held them (the game
+//! itself moves returned cards once every receiver has returned,
+//! docs/rules.md §6), so a position's string is the same as before.
+//!
 //! Only the text `to_text` writes is read: decimal numbers without sign or
 //! leading zeros, lowercase hex, single spaces. So every string that parses
 //! is written back unchanged. `gf1` strings (without the cards played) are
@@ -22,6 +27,7 @@ use crate::cards::cardset::CardSet;
 use crate::error::Result;
 use crate::game::fields::{self, hex, level_text, move_text, opt, quote, seats, tribute_text};
 use crate::game::levels::LevelState;
+use crate::game::tribute::move_card;
 use crate::game::rules::Rules;
 use crate::game::validate::invalid;
 use crate::game::{Game, Phase, Setup};
@@ -42,6 +48,21 @@ pub fn from_position(text: &str, rules: Rules) -> Result<Game> {
     Game::from_setup(rules, parse(text)?)
 }
 
+/// The hands of `s` as its string holds them: in the return phase with the
+/// cards returned so far moved to their givers (`to_giver`), or back.
+fn returned_moved(s: &Setup, hands: [CardSet; 4], to_giver: bool) -> Result<[CardSet; 4]> {
+    let mut h = hands;
+    if let (Phase::Return, Some(t)) = (s.phase, &s.tribute) {
+        for i in 0..(t.plan.n_givers as usize).min(2) {
+            if let Some(c) = t.returns[i] {
+                let (from, to) = if to_giver { (t.receivers[i], t.plan.givers[i]) } else { (t.plan.givers[i], t.receivers[i]) };
+                move_card(&mut h, from, to, CardSet::single(c), "return")?;
+            }
+        }
+    }
+    Ok(h)
+}
+
 /// The position string of a setup.
 pub fn to_text(s: &Setup) -> String {
     let lv = &s.levels;
@@ -56,7 +77,8 @@ pub fn to_text(s: &Setup) -> String {
         s.deal_number.to_string(),
         level_text(s.level),
     ];
-    f.extend(s.hands.iter().chain(&s.played).map(|&h| hex(h)));
+    let hands = returned_moved(s, s.hands, true).unwrap_or(s.hands);
+    f.extend(hands.iter().chain(&s.played).map(|&h| hex(h)));
     f.extend([
         s.current.to_string(),
         s.top.as_ref().map_or("-".into(), move_text),
@@ -102,7 +124,7 @@ fn fields(text: &str) -> Result<Setup> {
     let [w0, w1, w2, w3] = words[..] else {
         return Err(invalid(format!("rng state {} is not 4 hex words joined by ':'", quote(f[24]))));
     };
-    Ok(Setup {
+    let mut s = Setup {
         phase,
         levels: LevelState { levels, a_fails, declarer },
         games_won,
@@ -119,5 +141,7 @@ fn fields(text: &str) -> Result<Setup> {
         leader: fields::seat(f[22], "leader")?,
         tribute: fields::opt_field(f[23], fields::tribute)?,
         rng: [fields::hex_word(w0)?, fields::hex_word(w1)?, fields::hex_word(w2)?, fields::hex_word(w3)?],
-    })
+    };
+    s.hands = returned_moved(&s, s.hands, false).map_err(|e| e.context("the hands of the return phase"))?;
+    Ok(s)
 }

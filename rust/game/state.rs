@@ -441,17 +441,23 @@ impl Game {
             return Err(Error::InvalidState(format!("return step {step} is beyond the {} givers", ts.plan.n_givers)));
         }
         let i = ts.return_order[step] as usize & 1;
-        let mut hands = self.play.hands;
-        move_card(&mut hands, seat, ts.plan.givers[i], CardSet::single(card), "return")?;
-        self.play.hands = hands;
         ts.returns[i] = Some(card);
         ts.step += 1;
-        self.tribute = Some(ts);
         if ts.step < ts.plan.n_givers {
+            // The first return lies face down until both are returned (docs/rules.md §6).
             self.play.current = ts.receivers[ts.return_order[ts.step as usize] as usize & 1];
-        } else {
-            self.begin_play(ts.leader);
+            self.tribute = Some(ts);
+            return Ok(());
         }
+        // All returned: the cards change hands together.
+        let mut hands = self.play.hands;
+        for i in 0..ts.plan.n_givers as usize {
+            let c = ts.returns[i].ok_or_else(|| Error::InvalidState(format!("receiver {i} has returned no card")))?;
+            move_card(&mut hands, ts.receivers[i], ts.plan.givers[i], CardSet::single(c), "return")?;
+        }
+        self.play.hands = hands;
+        self.tribute = Some(ts);
+        self.begin_play(ts.leader);
         Ok(())
     }
 
