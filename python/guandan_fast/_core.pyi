@@ -202,7 +202,7 @@ class _MatchRecord(TypedDict):
     seeds: list[int]
     games: list[Game]
 
-_MatchSpecTuple = tuple[Any, Any, Rules | None, int, int | None, Literal["levels", "sudden_death"]]
+_MatchSpecTuple = tuple[Any, Any, Rules | None, int, int | None, Literal["levels", "lots", "sudden_death"]]
 
 class _SimulateResult(TypedDict, total=False):
     """``simulate``: unit='deal' gives finish, winner, gain, actions; unit='game' gives winner, deals, actions, levels."""
@@ -1076,8 +1076,9 @@ def policy_action(
 def simulate_matches(specs: Iterable[_MatchSpecTuple], *, threads: int = ..., mode: _Mode = ...) -> list[_MatchRecord]:
     """Plays every match of `specs` (tuples `(policy_a, policy_b, rules, seed,
     limit, at_limit)`: team 0 plays `policy_a`, team 1 `policy_b`; the match
-    stops after `limit` deals (None: no limit) and ends on `'levels'` or
-    switches to `'sudden_death'`) natively, split into `threads` parts (0:
+    stops after `limit` deals (None: no limit) and ends on `'levels'`
+    (`'lots'`: equal levels decided by seeded lots) or switches to
+    `'sudden_death'`) natively, split into `threads` parts (0:
     one per core) without the GIL. Each result is a dict: `winner`,
     `games_won`, `ending` (`'played'`, `'levels'` or `'sudden_death'`),
     `deals`, `levels` (when regular play stopped), `games` (the Games as

@@ -43,7 +43,9 @@ def add_parser(sub: Subparsers) -> None:
     t.add_argument("entrants", nargs="+", metavar="POLICY", help="two or more entrants (policy names; commas also separate)")
     t.add_argument("--format", choices=FORMATS, default="knockout", help="the format (default knockout)")
     t.add_argument("--units", metavar="U,U,...", help="one unit per entrant (empty for none), e.g. A,A,B,,C: same-unit entrants are drawn apart")
-    t.add_argument("--at-limit", choices=("levels", "sudden-death"), default="levels", help="what a match does at --max-deals (default levels)")
+    t.add_argument("--at-limit", choices=("levels", "lots", "sudden-death"), default="levels",
+                   help="what a match does at --max-deals: end on levels, equal levels to the last first out (levels) or by "
+                        "seeded lots (lots), or switch to sudden death (default levels)")
     t.add_argument("--third-place", action="store_true", help="knockout: play a third-place play-off")
     t.add_argument("--qualify-deals", type=int, default=6, metavar="N", help="qualify_final: deals per qualifying table (default 6)")
     t.add_argument("--rounds", type=int, metavar="N", help="swiss: rounds (default ceil(log2 entrants))")
@@ -85,7 +87,7 @@ def run_tournament(args: argparse.Namespace) -> int:
     max_deals = kw.pop("max_deals", None)
     t = Tournament(
         entrants, format=args.format, best_of=best_of, rules=Rules(**kw), max_deals=max_deals,
-        at_limit="sudden_death" if args.at_limit == "sudden-death" else "levels", third_place=args.third_place,
+        at_limit=args.at_limit.replace("-", "_"), third_place=args.third_place,
         qualify_deals=args.qualify_deals, rounds=args.rounds, units=units, seed=args.seed, threads=args.threads,
     )
     err = make_console(stderr=True)

@@ -114,7 +114,8 @@ class Tournament:
     `units`: one unit (or None) per entrant, for the knockout draw and the
     tables. Matches are `best_of` 1 or 3 games under `rules`; `max_deals`
     is each match's time limit in deals, after which it ends on levels
-    (`at_limit="levels"`) or switches to sudden death (`"sudden_death"`).
+    (`at_limit="levels"`; `"lots"`: equal levels decided by seeded lots) or
+    switches to sudden death (`"sudden_death"`).
     `third_place`: a knockout third-place play-off. `qualify_deals`: the
     deals of a qualify_final table. `rounds`: the rounds of a swiss (default
     ceil(log2 n)). The same `seed` gives the same tournament for any
@@ -145,8 +146,8 @@ class Tournament:
             raise InvalidArgumentError(f"rules must be a Rules or None, not a {type(rules).__name__}")
         if max_deals is not None:
             check_int("max_deals (None: no limit)", max_deals, 1, MAX_DEALS)
-        if not isinstance(at_limit, str) or at_limit not in ("levels", "sudden_death"):
-            raise InvalidArgumentError(f"at_limit must be 'levels' or 'sudden_death', not {at_limit!r:.40}")
+        if not isinstance(at_limit, str) or at_limit not in ("levels", "lots", "sudden_death"):
+            raise InvalidArgumentError(f"at_limit must be 'levels', 'lots' or 'sudden_death', not {at_limit!r:.40}")
         if not isinstance(third_place, bool):
             raise InvalidArgumentError(f"third_place must be True or False, not {third_place!r:.40}")
         check_int("qualify_deals", qualify_deals, 1, MAX_DEALS)
