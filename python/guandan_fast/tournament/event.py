@@ -86,7 +86,9 @@ class TournamentResult:
 
     @property
     def winner(self) -> str:
-        """The name of the entrant placed first."""
+        """The name of the entrant placed first ("–" while an event of people is not over)."""
+        if self.standings[0].get("place") != 1:
+            return "–"
         name: str = self.standings[0]["entrant"]
         return name
 
