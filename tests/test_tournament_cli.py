@@ -66,3 +66,34 @@ def test_every_format_runs_from_the_command_line(fmt: str, tmp_path: Path, capsy
 def test_bad_input_is_one_error_line(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "tournament", *argv, "--no-progress")
     assert code == 2 and err.startswith("error:") and message in err
+
+
+def test_an_event_of_people_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ev, svg = tmp_path / "event.json", tmp_path / "event.svg"
+    code, out, _ = run(capsys, "tournament", "create", "A,B,C,D", "E", "bot=greedy", "--units", "x,x,,,,", "--best-of", "3",
+                       "--seed", "2", "--event", str(ev))
+    assert code == 0 and ev.is_file()
+    now = [line.split(": ")[1].split(" – ") for line in out.splitlines() if " – " in line]
+    assert now and all(len(p) == 2 for p in now)
+    for a, b in reversed(now):  # reported out of order
+        code, out, _ = run(capsys, "tournament", "report", a, b, "--winner", b, "--games", "1-2", "--penalty", f"{a}:minus_two",
+                           "--event", str(ev))
+        assert code == 0 and "penalty: minus two" in out
+    code, out, _ = run(capsys, "tournament", "pairings", "--event", str(ev))
+    a, b = out.splitlines()[0].split(": ")[1].split(" – ")
+    code, out, _ = run(capsys, "tournament", "report", a, b, "--winner", a, "--ending", "forfeit", "--event", str(ev))
+    assert code == 0 and "forfeit" in out
+    code, out, _ = run(capsys, "tournament", "bracket", "--event", str(ev), "--svg", str(svg))
+    assert code == 0 and "🏆" in out and ET.fromstring(svg.read_text(encoding="utf-8")).tag.endswith("svg")
+    code, out, _ = run(capsys, "tournament", "standings", "--event", str(ev))
+    assert code == 0 and "standings" in out
+    for argv, message in [
+        (["report", a, b, "--winner", a], "no tie to play now"),
+        (["report", a, "--winner", a], "report takes TEAM_A TEAM_B"),
+        (["report", a, b, "--winner", a, "--games", "two"], "--games must be A-B"),
+        (["pairings", "extra"], "takes no teams"),
+    ]:
+        code, _, err = run(capsys, "tournament", *argv, "--event", str(ev))
+        assert code != 0 and message in err, (argv, err)
+    code, _, err = run(capsys, "tournament", "pairings", "--event", str(tmp_path / "none.json"))
+    assert code != 0 and "no such file" in err
