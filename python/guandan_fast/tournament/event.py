@@ -157,10 +157,8 @@ class Tournament:
         check_int("threads", threads, 0, 2**32)
         self.entrants = _entrants(entrants, units)
         n = len(self.entrants)
-        if format in ("qualify_final", "race") and n % 2:
-            raise InvalidArgumentError(f"{format} plays tables of two: it needs an even number of entrants, not {n}")
-        if format == "qualify_final" and n < 4:
-            raise InvalidArgumentError(f"qualify_final needs at least four entrants (two tables), not {n}")
+        if format == "qualify_final" and n < 3:
+            raise InvalidArgumentError(f"qualify_final needs at least three entrants (two tables, one with a bye), not {n}")
         if rounds is not None and format != "swiss":
             raise InvalidArgumentError(f"rounds is an option of the swiss format, not of {format}")
         self.rounds = max(1, math.ceil(math.log2(n))) if rounds is None else rounds
