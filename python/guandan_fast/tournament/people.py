@@ -228,7 +228,9 @@ class Event:
             for stage, a, b in todo:
                 ia, ib = self._index(a), self._index(b)
                 key, _ = self._tie_key(ia, ib)
-                spec = MatchSpec(self.players[ia], self.players[ib], {"best_of": self.best_of}, seed=sub_seed(self.seed, "event", key))
+                pa, pb = self.players[ia], self.players[ib]
+                assert pa is not None and pb is not None
+                spec = MatchSpec(pa, pb, {"best_of": self.best_of}, seed=sub_seed(self.seed, "event", key))
                 r = play_match(spec)
                 self.report(a, b, winner=a if r.winner == 0 else b, games=list(r.games_won), ending=r.ending, deals=r.deals)
                 played += 1
