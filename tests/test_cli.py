@@ -173,6 +173,22 @@ def test_play_bad_inputs_then_quit(capsys: pytest.CaptureFixture[str], monkeypat
         assert message in out, message
 
 
+def test_play_offers_the_referees_decisions(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    script = "\n".join(["penalty 1", "penalty 2 forfeit", "penalty 1 minus_two", "penalty 0 opponents_up 2",
+                         "penalty 1 yellow_card", "penalty 1 forfeit", ""])
+    code, out = play(capsys, monkeypatch, script, "--seed", str(LEAD_SEED), "--bots", "greedy")
+    assert code == 0
+    for message in (
+        "Type penalty TEAM KIND [SEAT]",
+        "Team must be a team 0 or 1",
+        "Referee: minus two against team 1 (the opponents). Levels 2–2, now play.",
+        "Referee: opponents up against team 0 (your team). Levels 2–3, now deal over.",
+        "Kind must be one of",
+        "Referee: forfeit against team 1 (the opponents).",
+    ):
+        assert message in out, message
+
+
 def test_play_eof_at_first_prompt(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     code, out = play(capsys, monkeypatch, "", "--seed", str(LEAD_SEED), "--bots", "random", "--ascii")
     assert code == 0 and "Your hand (27 cards" in out and out.rstrip().endswith("opponents 2.")

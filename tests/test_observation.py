@@ -63,7 +63,12 @@ def expected(g: gf.Game, seat: int) -> dict[str, Any]:
     played = [Counter[gf.Card]() for _ in range(4)]
     known = [Counter[gf.Card]() for _ in range(4)]
     caps: list[int | None] = [None] * 4
+    # The cards of the tribute (return) step in progress are not public yet (RULES §6).
+    hidden = {"tribute": gf.Tribute, "return": gf.Return}.get(g.phase)
+    history = [(s, a) for s, a in g.history if hidden is None or not isinstance(a, hidden)]
     t = g.tribute
+    if t is not None and hidden is not None:
+        t = {**t, "tributes" if hidden is gf.Tribute else "returns": []}
     if t is not None:
         paid = len(t["tributes"]) == len(t["givers"])
         for giver, receiver, card in t["tributes"]:
@@ -75,7 +80,7 @@ def expected(g: gf.Game, seat: int) -> dict[str, Any]:
             if known[receiver][card]:
                 known[receiver][card] -= 1
             known[giver][card] += 1
-    for s, a in g.history:
+    for s, a in history:
         if isinstance(a, gf.Combo):
             for c in a.cards:
                 played[s][c] += 1
@@ -105,8 +110,8 @@ def expected(g: gf.Game, seat: int) -> dict[str, Any]:
         "top": g.top,
         "top_seat": g.top_seat,
         "finish_order": g.finish_order,
-        "history": g.history,
-        "tribute": g.tribute,
+        "history": history,
+        "tribute": t,
         "played": tuple(hand(p) for p in played),
         "known": tuple(hand(k) for k in known),
         "tribute_caps": tuple(caps),

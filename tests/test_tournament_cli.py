@@ -60,9 +60,54 @@ def test_every_format_runs_from_the_command_line(fmt: str, tmp_path: Path, capsy
         (["greedy", "random", "--units", "A"], "one unit per entrant"),
         (["greedy", "random", "--best-of", "2"], "best_of must be 1 or 3"),
         (["greedy", "random", "--out", "r.txt"], "--out must end in .json"),
-        (["greedy", "random", "random", "--format", "race"], "even number"),
     ],
 )
 def test_bad_input_is_one_error_line(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "tournament", *argv, "--no-progress")
     assert code == 2 and err.startswith("error:") and message in err
+
+
+def test_an_event_of_people_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ev, svg = tmp_path / "event.json", tmp_path / "event.svg"
+    code, out, _ = run(capsys, "tournament", "create", "A,B,C,D", "E", "bot=greedy", "--units", "x,x,,,,", "--best-of", "3",
+                       "--seed", "2", "--event", str(ev))
+    assert code == 0 and ev.is_file()
+    now = [line.split(": ")[1].split(" – ") for line in out.splitlines() if " – " in line]
+    assert now and all(len(p) == 2 for p in now)
+    for a, b in reversed(now):  # reported out of order
+        code, out, _ = run(capsys, "tournament", "report", a, b, "--winner", b, "--games", "1-2", "--penalty", f"{a}:minus_two",
+                           "--event", str(ev))
+        assert code == 0 and "penalty: minus two" in out
+    code, out, _ = run(capsys, "tournament", "pairings", "--event", str(ev))
+    a, b = out.splitlines()[0].split(": ")[1].split(" – ")
+    code, out, _ = run(capsys, "tournament", "report", a, b, "--winner", a, "--ending", "forfeit", "--event", str(ev))
+    assert code == 0 and "forfeit" in out
+    code, out, _ = run(capsys, "tournament", "bracket", "--event", str(ev), "--svg", str(svg))
+    assert code == 0 and "🏆" in out and ET.fromstring(svg.read_text(encoding="utf-8")).tag.endswith("svg")
+    code, out, _ = run(capsys, "tournament", "standings", "--event", str(ev))
+    assert code == 0 and "standings" in out
+    for argv, message in [
+        (["report", a, b, "--winner", a], "no tie to play now"),
+        (["report", a, "--winner", a], "report takes TEAM_A TEAM_B"),
+        (["report", a, b, "--winner", a, "--games", "two"], "--games must be A-B"),
+        (["pairings", "extra"], "takes no teams"),
+    ]:
+        code, _, err = run(capsys, "tournament", *argv, "--event", str(ev))
+        assert code != 0 and message in err, (argv, err)
+    code, _, err = run(capsys, "tournament", "pairings", "--event", str(tmp_path / "none.json"))
+    assert code != 0 and "no such file" in err
+
+
+@pytest.mark.parametrize("fmt", ["qualify_final", "race"])
+def test_an_odd_field_has_a_bye_in_the_table_formats(fmt: str) -> None:
+    field = ["greedy", "random", "greedy", "random", "random"]
+    units = ["N", "N", None, None, None]
+    r = Tournament(field, format=fmt, units=units, max_deals=4, seed=3).run(keep_games=True)
+    assert sorted(s["entrant"] for s in r.standings) == sorted(Tournament(field, format=fmt).entrants[i].name for i in range(5))
+    byes = [s for s in r.standings if s.get("bye")]
+    assert len(byes) == 1
+    stage = "qualifying" if fmt == "qualify_final" else "race"
+    table = [m for m in r.matches if m[0] == stage]
+    assert len(table) == 3  # two tables and the bye's game
+    again = Tournament(field, format=fmt, units=units, max_deals=4, seed=3).run()
+    assert again.standings == r.standings

@@ -48,6 +48,22 @@ def test_at_the_limit_the_match_ends_on_levels_and_equal_levels_go_to_the_last_f
     assert seen_equal and seen_unequal
 
 
+def test_drawing_lots_decides_equal_levels_by_the_seed_and_nothing_else() -> None:
+    lots = {0: 0, 1: 0}
+    for seed in range(60):
+        levels = play_match(MatchSpec("random", "random", {}, seed=seed, limit=2))
+        r = play_match(MatchSpec("random", "random", {}, seed=seed, limit=2, at_limit="lots"))
+        assert (r.ending, r.deals, r.levels) == (levels.ending, levels.deals, levels.levels)
+        again = play_match(MatchSpec("random", "random", {}, seed=seed, limit=2, at_limit="lots"))
+        assert (again.winner, again.games_won) == (r.winner, r.games_won)
+        a, b = (RANKS.index(x) for x in r.levels)
+        if r.ending == "played" or a != b:
+            assert r.winner == levels.winner  # the lot only breaks a tie
+        else:
+            lots[r.winner] += 1
+    assert lots[0] and lots[1]
+
+
 def test_the_sudden_death_switch_keeps_games_won_and_plays_fresh_games_at_a() -> None:
     seen = 0
     for seed in range(30):

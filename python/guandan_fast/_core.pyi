@@ -153,6 +153,19 @@ class _DealRecord(_Settlement):
     finish_order: list[int]
     actions: int
 
+_PenaltyKind = Literal["minus_two", "back_to_two", "opponents_up", "hidden_card", "out_of_turn", "illegal_signal", "forfeit"]
+"""A referee's decision (docs/rules.md §10), as ``Game.penalize`` takes it."""
+
+class _PenaltyRecord(TypedDict):
+    """``Game.penalties``: a referee's decision, against whom and when."""
+
+    team: int
+    seat: int
+    kind: _PenaltyKind
+    game_number: int
+    deal_number: int
+    actions: int
+
 class _TributePlan(TypedDict):
     """``tribute_plan``: who pays whom, what each giver may pay, who leads."""
 
@@ -189,7 +202,7 @@ class _MatchRecord(TypedDict):
     seeds: list[int]
     games: list[Game]
 
-_MatchSpecTuple = tuple[Any, Any, Rules | None, int, int | None, Literal["levels", "sudden_death"]]
+_MatchSpecTuple = tuple[Any, Any, Rules | None, int, int | None, Literal["levels", "lots", "sudden_death"]]
 
 class _SimulateResult(TypedDict, total=False):
     """``simulate``: unit='deal' gives finish, winner, gain, actions; unit='game' gives winner, deals, actions, levels."""
@@ -600,13 +613,14 @@ class Game:
     ) -> Game: ...
     @staticmethod
     def replay(
-        actions: Iterable[_ActionArg | tuple[int, _ActionArg]],
+        actions: Iterable[_ActionArg | tuple[int, _ActionArg] | tuple[Literal["penalize"], int, _PenaltyKind] | tuple[Literal["penalize"], int, _PenaltyKind, int]],
         *,
         seed: int = ...,
         rules: Rules | None = ...,
     ) -> Game:
         """Rebuilds a seeded match from its actions (starting each next deal
-        when one ends); a `(seat, action)` pair must name the seat to act."""
+        when one ends); a `(seat, action)` pair must name the seat to act, a
+        `('penalize', team, kind[, seat])` item is a referee's decision (`penalize`)."""
     @staticmethod
     def from_position(text: str, rules: Rules | None = ...) -> Game:
         """Restores a position string (see `position()`); the history starts there."""
@@ -700,6 +714,22 @@ class Game:
         """Applies the legal action of action-space index `i`; not legal raises and changes nothing."""
     def next_deal(self, hands: Iterable[_Cards] | None = ..., leader: int | None = ...) -> None:
         """Starts the next deal (or game) after 'deal_over' / 'game_over'."""
+    def penalize(self, team: int, kind: _PenaltyKind, *, seat: int | None = ...) -> None:
+        """Applies a referee's decision against `team` (docs/rules.md §10):
+        'minus_two', 'back_to_two', 'opponents_up' (the deal abandoned, the
+        opponents up one and declaring), 'hidden_card', 'out_of_turn',
+        'illegal_signal' (counted; the third time triggers) or 'forfeit' (the
+        opponents win the match). `seat`, of `team`, is the offender (default
+        seat `team`): the declarers' player after it leads the next deal.
+        Refused, changing nothing, when it cannot apply."""
+    @property
+    def penalties(self) -> list[_PenaltyRecord]:
+        """Every referee's decision of the match: team, seat, kind, and when
+        (game_number, deal_number, actions into the deal)."""
+    @property
+    def penalty_counts(self) -> dict[str, tuple[int, int]]:
+        """Each team's counted offences since their last trigger (each below 3):
+        'hidden_card', 'out_of_turn', 'illegal_signal' → (team 0, team 1)."""
     def observation(self, seat: int) -> Observation:
         """What `seat` may know (docs/rules.md §8)."""
     def clone(self) -> Game:
@@ -1046,8 +1076,9 @@ def policy_action(
 def simulate_matches(specs: Iterable[_MatchSpecTuple], *, threads: int = ..., mode: _Mode = ...) -> list[_MatchRecord]:
     """Plays every match of `specs` (tuples `(policy_a, policy_b, rules, seed,
     limit, at_limit)`: team 0 plays `policy_a`, team 1 `policy_b`; the match
-    stops after `limit` deals (None: no limit) and ends on `'levels'` or
-    switches to `'sudden_death'`) natively, split into `threads` parts (0:
+    stops after `limit` deals (None: no limit) and ends on `'levels'`
+    (`'lots'`: equal levels decided by seeded lots) or switches to
+    `'sudden_death'`) natively, split into `threads` parts (0:
     one per core) without the GIL. Each result is a dict: `winner`,
     `games_won`, `ending` (`'played'`, `'levels'` or `'sudden_death'`),
     `deals`, `levels` (when regular play stopped), `games` (the Games as

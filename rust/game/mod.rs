@@ -6,7 +6,8 @@
 //! `state`: the `Game` built from a setup, its transitions, replay and
 //! rebuilding; `record`: finished deals, origin and log, and their text;
 //! `position`: the text of a setup; `observation_text`: the text of an
-//! observation; `fields`: the fields those texts are made of.
+//! observation; `fields`: the fields those texts are made of; `referee`:
+//! the referee's decisions.
 
 pub mod display;
 pub mod fields;
@@ -18,6 +19,7 @@ pub mod position;
 mod proptests;
 pub mod public;
 pub mod record;
+pub mod referee;
 pub mod rules;
 pub mod setup;
 mod state;

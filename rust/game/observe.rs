@@ -40,7 +40,19 @@ fn forget(known: CardSet, played: CardSet) -> CardSet {
 
 /// The public knowledge of `g`'s current deal.
 pub fn knowledge(g: &Game) -> Knowledge {
-    knowledge_of(g.tribute.as_ref(), g.played, g.play.level)
+    knowledge_of(g.public_tribute_state().as_ref(), g.played, g.play.level)
+}
+
+/// What is public of the tribute `t` in `phase` (docs/rules.md §6): the
+/// cards of the phase in progress are chosen without seeing each other and
+/// become public together, so while tribute is paid no card paid shows,
+/// and while cards are returned no card returned; the step shows 0 then.
+pub fn public_state(t: &TributeState, phase: Phase) -> TributeState {
+    match phase {
+        Phase::Tribute => TributeState { gifts: [None; 2], step: 0, ..*t },
+        Phase::Return => TributeState { returns: [None; 2], step: 0, ..*t },
+        _ => *t,
+    }
 }
 
 /// The public knowledge of a deal played at `level` with tribute `tribute`
@@ -179,8 +191,8 @@ pub fn observe(g: &Game, seat: u8) -> Observation {
         top: p.top.map(|m| (m, p.top_seat)),
         finish: p.finish,
         n_out: p.n_out,
-        history: g.history.clone(),
-        tribute: g.tribute,
+        history: g.public_history().to_vec(),
+        tribute: g.public_tribute_state(),
         played: k.played,
         known: k.known,
         caps: k.caps,
@@ -192,6 +204,24 @@ impl Game {
     /// What `seat` may know (docs/rules.md §8).
     pub fn observation(&self, seat: u8) -> Observation {
         observe(self, seat)
+    }
+
+    /// The public actions of the current deal (docs/rules.md §6): every
+    /// action, but none while tribute is paid and only the tributes while
+    /// cards are returned (a prefix of `history`).
+    pub fn public_history(&self) -> &[(u8, Action)] {
+        let hidden = |a: &Action| match self.phase {
+            Phase::Tribute => matches!(a, Action::Tribute(_)),
+            Phase::Return => matches!(a, Action::Return(_)),
+            _ => false,
+        };
+        let n = self.history.iter().take_while(|(_, a)| !hidden(a)).count();
+        &self.history[..n]
+    }
+
+    /// The public part of the deal's tribute (`public_state`).
+    pub fn public_tribute_state(&self) -> Option<TributeState> {
+        self.tribute.map(|t| public_state(&t, self.phase))
     }
 }
 
@@ -290,6 +320,73 @@ mod tests {
                 assert_eq!(o.knowledge(), knowledge(g));
             }
         }
+    }
+
+    /// A double tribute after seats 0 and 2 went out first and second; the
+    /// game at its first decision (seat 3 pays, then seat 1).
+    fn double_tribute() -> Game {
+        let h = |t: [&str; 4]| t.map(|x| CardSet::parse(x).unwrap());
+        let mut g = Game::with_hands(Rules::default(), 0, Some(h(["Ks", "3s 3d", "As", "4s 4d"])), Some(0)).unwrap();
+        for a in ["Ks", "", "As"] {
+            let c = CardSet::parse(a).unwrap();
+            let act = g.legal_actions(crate::movegen::Mode::Pattern).into_iter().find(|x| match x {
+                Action::Play(m) => m.cards == c,
+                _ => c.is_empty(),
+            });
+            g.apply(act.unwrap()).unwrap();
+        }
+        assert_eq!(g.play.finish, [0, 2, 3, 1]);
+        g.next_deal(Some(h(["6s 7s", "Ks 8s", "6d 7d", "Qs 9s"])), None).unwrap();
+        g
+    }
+
+    fn card(t: &str) -> Card {
+        CardSet::parse(t).unwrap().cards()[0]
+    }
+
+    /// The second giver and the second receiver decide on what was public
+    /// before their step began: no observation holds the first card of the
+    /// step, nor its effects on hands, sizes, known cards or caps, until
+    /// both cards are given (docs/rules.md §6).
+    #[test]
+    fn the_two_cards_of_a_double_tribute_step_become_public_together() {
+        let mut g = double_tribute();
+        let before: Vec<Observation> = (0..4).map(|s| g.observation(s)).collect();
+        g.apply(Action::Tribute(card("Qs"))).unwrap();
+        assert_eq!(g.play.current, 1);
+        for seat in 0..4 {
+            let o = g.observation(seat);
+            assert!(o.history.is_empty() && o.caps == [None; 4], "seat {seat}");
+            assert_eq!(o.tribute.unwrap().gifts, [None, None]);
+            assert_eq!(Observation { current: before[seat as usize].current, ..o }, before[seat as usize]);
+        }
+        g.apply(Action::Tribute(card("Ks"))).unwrap();
+        assert_eq!((g.phase, g.play.current), (Phase::Return, 0));
+        let paid = g.observation(2);
+        assert_eq!(paid.history, g.history);
+        assert_eq!(paid.sizes, [3, 1, 3, 1]);
+        g.apply(Action::Return(card("6s"))).unwrap();
+        assert_eq!(g.play.current, 2);
+        // Seat 0's return lies face down: still in its hand, not yet in seat 1's.
+        assert_eq!((g.play.hands[0].count(card("6s")), g.play.hands[1].count(card("6s"))), (1, 0));
+        for seat in 0..4 {
+            let o = g.observation(seat);
+            assert!(!o.history.iter().any(|(_, a)| matches!(a, Action::Return(_))), "seat {seat}");
+            assert_eq!(o.known[1], CardSet::EMPTY);
+            assert_eq!(o.sizes, paid.sizes);
+            assert_eq!(o.tribute.unwrap().returns, [None, None]);
+        }
+        assert_eq!(Observation { current: Some(0), ..g.observation(2) }, Observation { current: Some(0), ..paid.clone() });
+        // The position string holds the hands as gf2 strings always did: seat 0's return moved.
+        let text = crate::game::position::to_position(&g);
+        let seat1 = text.split(' ').nth(10).unwrap();
+        assert!(crate::game::fields::cards(seat1, "").unwrap().count(card("6s")) == 1);
+        assert_eq!(crate::game::position::from_position(&text, g.rules).unwrap().setup(), g.setup());
+        g.apply(Action::Return(card("6d"))).unwrap();
+        assert_eq!(g.phase, Phase::Play);
+        let o = g.observation(1);
+        assert_eq!((o.history.len(), o.sizes), (4, [2, 2, 2, 2]));
+        assert_eq!((o.known[1], o.known[3]), (CardSet::parse("6s").unwrap(), CardSet::parse("6d").unwrap()));
     }
 
     #[test]

@@ -10,7 +10,14 @@
 //! finishing order (`-` or 4 digits), first leader, tribute (`-` or
 //! `kind:givers:n:gift0:gift1:receivers:ret0:ret1:order:step:leader`, cards
 //! as face indexes or `-`), and the shuffle RNG state (4 hex words joined by
-//! `:`).
+//! `:`). After a referee's decision (docs/rules.md §10) one more field
+//! follows, `r:` and its counts and flags (`referee_text`); a string without
+//! it is a match no decision has touched, so older strings read unchanged.
+//!
+//! In the return phase the hands are written as though every card returned
+//! so far had changed hands, as `gf2` strings always held them (the game
+//! itself moves returned cards once every receiver has returned,
+//! docs/rules.md §6), so a position's string is the same as before.
 //!
 //! Only the text `to_text` writes is read: decimal numbers without sign or
 //! leading zeros, lowercase hex, single spaces. So every string that parses
@@ -22,7 +29,9 @@ use crate::cards::cardset::CardSet;
 use crate::error::Result;
 use crate::game::fields::{self, hex, level_text, move_text, opt, quote, seats, tribute_text};
 use crate::game::levels::LevelState;
+use crate::game::referee::RefereeState;
 use crate::game::rules::Rules;
+use crate::game::tribute::move_card;
 use crate::game::validate::invalid;
 use crate::game::{Game, Phase, Setup};
 
@@ -42,6 +51,21 @@ pub fn from_position(text: &str, rules: Rules) -> Result<Game> {
     Game::from_setup(rules, parse(text)?)
 }
 
+/// The hands of `s` as its string holds them: in the return phase with the
+/// cards returned so far moved to their givers (`to_giver`), or back.
+fn returned_moved(s: &Setup, hands: [CardSet; 4], to_giver: bool) -> Result<[CardSet; 4]> {
+    let mut h = hands;
+    if let (Phase::Return, Some(t)) = (s.phase, &s.tribute) {
+        for i in 0..(t.plan.n_givers as usize).min(2) {
+            if let Some(c) = t.returns[i] {
+                let (from, to) = if to_giver { (t.receivers[i], t.plan.givers[i]) } else { (t.plan.givers[i], t.receivers[i]) };
+                move_card(&mut h, from, to, CardSet::single(c), "return")?;
+            }
+        }
+    }
+    Ok(h)
+}
+
 /// The position string of a setup.
 pub fn to_text(s: &Setup) -> String {
     let lv = &s.levels;
@@ -56,7 +80,8 @@ pub fn to_text(s: &Setup) -> String {
         s.deal_number.to_string(),
         level_text(s.level),
     ];
-    f.extend(s.hands.iter().chain(&s.played).map(|&h| hex(h)));
+    let hands = returned_moved(s, s.hands, true).unwrap_or(s.hands);
+    f.extend(hands.iter().chain(&s.played).map(|&h| hex(h)));
     f.extend([
         s.current.to_string(),
         s.top.as_ref().map_or("-".into(), move_text),
@@ -67,6 +92,9 @@ pub fn to_text(s: &Setup) -> String {
         s.tribute.as_ref().map_or("-".into(), tribute_text),
         s.rng.map(|w| format!("{w:x}")).join(":"),
     ]);
+    if !s.referee.is_default() {
+        f.push(referee_text(&s.referee));
+    }
     f.join(" ")
 }
 
@@ -85,6 +113,10 @@ fn fields(text: &str) -> Result<Setup> {
             format!("it must start with {TAG}, not {}", quote(tag))
         }));
     }
+    let (text, referee) = match text.rsplit_once(' ') {
+        Some((body, last)) if last.starts_with("r:") => (body, referee_field(last)?),
+        _ => (text, RefereeState::default()),
+    };
     let f = fields::split(text, FIELDS)?;
     let phase = *Phase::ALL.iter().find(|p| p.name() == f[1]).ok_or_else(|| invalid(format!("unknown phase {}", quote(f[1]))))?;
     let levels = fields::levels(f[2])?;
@@ -102,7 +134,7 @@ fn fields(text: &str) -> Result<Setup> {
     let [w0, w1, w2, w3] = words[..] else {
         return Err(invalid(format!("rng state {} is not 4 hex words joined by ':'", quote(f[24]))));
     };
-    Ok(Setup {
+    let mut s = Setup {
         phase,
         levels: LevelState { levels, a_fails, declarer },
         games_won,
@@ -119,5 +151,36 @@ fn fields(text: &str) -> Result<Setup> {
         leader: fields::seat(f[22], "leader")?,
         tribute: fields::opt_field(f[23], fields::tribute)?,
         rng: [fields::hex_word(w0)?, fields::hex_word(w1)?, fields::hex_word(w2)?, fields::hex_word(w3)?],
-    })
+        referee,
+    };
+    s.hands = returned_moved(&s, s.hands, false).map_err(|e| e.context("the hands of the return phase"))?;
+    Ok(s)
+}
+
+/// The referee field: `r:` and the counts of team 0 then team 1 (藏牌,
+/// out-of-turn draws, illegal signals), then the flags abandoned, after
+/// abandoned and relevelled as 0 or 1, joined by `,`.
+fn referee_text(r: &RefereeState) -> String {
+    let [a, b] = r.counts;
+    let flags = [r.abandoned, r.after_abandoned, r.relevelled].map(|x| (x as u8).to_string());
+    let counts: Vec<String> = a.iter().chain(&b).map(|c| c.to_string()).collect();
+    format!("r:{},{}", counts.join(","), flags.join(","))
+}
+
+fn referee_field(t: &str) -> Result<RefereeState> {
+    let n: [u8; 9] = fields::numbers(&t[2..], ',', "referee field")?;
+    let flag = |x: u8| match x {
+        0 | 1 => Ok(x == 1),
+        _ => Err(invalid(format!("referee flag {x} is not 0 or 1"))),
+    };
+    let r = RefereeState {
+        counts: [[n[0], n[1], n[2]], [n[3], n[4], n[5]]],
+        abandoned: flag(n[6])?,
+        after_abandoned: flag(n[7])?,
+        relevelled: flag(n[8])?,
+    };
+    if r.is_default() {
+        return Err(invalid("the referee field is left out when nothing was decided"));
+    }
+    Ok(r)
 }

@@ -151,7 +151,11 @@ proptest! {
         let mut log = Vec::new();
         let mut legal = true;
         for (k, x) in items {
-            let entry = if k < 96 {
+            let entry = if k == 95 {
+                let b = x.to_le_bytes();
+                let kind = crate::game::referee::PenaltyKind::ALL[b[1] as usize % 7];
+                LogEntry::Penalty(crate::game::referee::Penalty { seat: b[0] % 5, kind })
+            } else if k < 96 {
                 // Mostly legal: the x-th legal action, or the next deal.
                 if !g.phase.is_live() {
                     LogEntry::NextDeal(None, None)
@@ -179,6 +183,7 @@ proptest! {
             let done = match &entry {
                 LogEntry::Act(a) => g.apply(*a),
                 LogEntry::NextDeal(h, l) => g.next_deal(*h, *l),
+                LogEntry::Penalty(p) => g.penalize(*p),
             };
             legal &= done.is_ok();
             log.push(entry);

@@ -86,6 +86,13 @@ impl PublicDeal {
         validate::seats::seat(self.seat, "seat")?;
         validate::seats::distinct(&self.finish, "finish")?;
         validate::seats::of_history(&self.history)?;
+        let unrevealed = |a: &Action| matches!((self.phase, a), (Phase::Tribute, Action::Tribute(_)) | (Phase::Return, Action::Return(_)));
+        if self.history.iter().any(|(_, a)| unrevealed(a)) {
+            return Err(invalid(format!(
+                "a card of the {} phase is in the history before the phase is over: its cards become public together (docs/rules.md §6)",
+                self.phase.name()
+            )));
+        }
         let level = self.levels.level();
         let tribute = match (self.prev_finish, self.history.iter().any(|(_, a)| matches!(a, Action::Tribute(_) | Action::Return(_)))) {
             (Some(prev), _) => Some(tribute_state(prev, self.resisted, &self.history, level)?),
@@ -155,7 +162,7 @@ mod tests {
                     sizes: o.sizes,
                     top: o.top,
                     finish: o.finish_order().to_vec(),
-                    history: g.history.clone(),
+                    history: g.public_history().to_vec(),
                     prev_finish: g.prev_finish,
                     resisted: g.tribute.is_some_and(|t| t.plan.kind == TributeKind::Resisted),
                 };
@@ -173,8 +180,8 @@ mod tests {
             seat: 0,
             rules: Rules::default(),
             levels: LevelState::new(),
-            phase: Phase::Tribute,
-            current: Some(3),
+            phase: Phase::Return,
+            current: Some(0),
             hand: CardSet::EMPTY,
             sizes: [0, 27, 27, 27],
             top: None,
@@ -184,5 +191,30 @@ mod tests {
             resisted: false,
         };
         assert!(matches!(p.observation(), Err(crate::error::Error::InvalidState(_))));
+    }
+
+    /// A tribute card in the history while tribute is still paid (or a
+    /// return while cards are returned) is refused: it is not public yet.
+    #[test]
+    fn cards_of_the_phase_in_progress_are_refused() {
+        let c = crate::cards::card::Card::from_index(0).unwrap();
+        for (phase, a) in [(Phase::Tribute, Action::Tribute(c)), (Phase::Return, Action::Return(c))] {
+            let p = PublicDeal {
+                seat: 0,
+                rules: Rules::default(),
+                levels: LevelState { levels: [1, 0], a_fails: [0, 0], declarer: Some(0) },
+                phase,
+                current: Some(1),
+                hand: CardSet::EMPTY,
+                sizes: [0, 27, 27, 27],
+                top: None,
+                finish: vec![],
+                history: vec![(3, a)],
+                prev_finish: Some([0, 2, 3, 1]),
+                resisted: false,
+            };
+            let e = p.observation().unwrap_err();
+            assert!(e.to_string().contains("become public together"), "{e}");
+        }
     }
 }

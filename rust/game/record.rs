@@ -9,8 +9,9 @@
 //! the levels `-` or `L0,L1,F0,F1,D`: team levels as ranks, A failures and
 //! the declarer `-`, `0` or `1`), or a position string. The second holds the
 //! log's entries separated by single spaces (empty when there are none):
-//! actions as the position's fields write them, and `n:HANDS:LEADER` for
-//! each next deal. Only what `record_text` writes is read, so a text that
+//! actions as the position's fields write them, `n:HANDS:LEADER` for
+//! each next deal and `p:SEAT:KIND` for each referee's decision against
+//! the offender at SEAT. Only what `record_text` writes is read, so a text that
 //! parses is written back unchanged; whether it can be played is
 //! `Game::rebuild`'s check.
 
@@ -19,6 +20,7 @@ use crate::error::Result;
 use crate::game::fields::{self, action_text, hex, level_text, opt, quote};
 use crate::game::levels::{LevelState, Settlement};
 use crate::game::position;
+use crate::game::referee::{Penalty, PenaltyKind};
 use crate::game::rules::Rules;
 use crate::game::setup::{Action, Setup, TributeState};
 use crate::game::validate::invalid;
@@ -39,11 +41,13 @@ pub struct DealRecord {
     pub settlement: Settlement,
 }
 
-/// One step of a match's log: an action, or starting the next deal.
+/// One step of a match's log: an action, starting the next deal, or a
+/// referee's decision.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum LogEntry {
     Act(Action),
     NextDeal(Option<[CardSet; 4]>, Option<u8>),
+    Penalty(Penalty),
 }
 
 /// How a match began: a seed (and explicit first hands), or a setup (a
@@ -65,6 +69,7 @@ fn entry_text(e: &LogEntry) -> String {
     match e {
         LogEntry::Act(a) => action_text(a),
         LogEntry::NextDeal(h, l) => format!("n:{}:{}", hands_text(h), opt(*l)),
+        LogEntry::Penalty(p) => format!("p:{}:{}", p.seat, p.kind.name()),
     }
 }
 
@@ -115,6 +120,13 @@ fn origin(line: &str) -> Result<Origin> {
 }
 
 fn entry(t: &str) -> Result<LogEntry> {
+    if let Some(rest) = t.strip_prefix("p:") {
+        let Some((seat, kind)) = rest.split_once(':') else {
+            return Err(invalid(format!("{} is not p:SEAT:KIND", quote(t))));
+        };
+        let kind = PenaltyKind::from_name(kind).ok_or_else(|| invalid(format!("{} names no penalty kind", quote(kind))))?;
+        return Ok(LogEntry::Penalty(Penalty { seat: fields::seat(seat, "offender seat")?, kind }));
+    }
     let Some(rest) = t.strip_prefix("n:") else {
         return Ok(LogEntry::Act(fields::action(t, "action")?));
     };

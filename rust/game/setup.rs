@@ -123,4 +123,6 @@ pub struct Setup {
     pub tribute: Option<TributeState>,
     /// State of the shuffle RNG (not all zero).
     pub rng: [u64; 4],
+    /// The referee's decisions the state keeps (docs/rules.md §10).
+    pub referee: crate::game::referee::RefereeState,
 }

@@ -9,6 +9,7 @@ use crate::cards::deck;
 use crate::error::{Error, Result};
 use crate::game::levels::{LevelState, Settlement};
 use crate::game::record::{DealRecord, LogEntry, Origin};
+use crate::game::referee::{PenaltyRecord, RefereeState};
 use crate::game::rules::Rules;
 use crate::game::setup::{Action, Phase, Setup, TributeState};
 use crate::game::tribute::{self, move_card, TributeKind};
@@ -49,6 +50,10 @@ pub struct Game {
     pub records: Vec<DealRecord>,
     /// Winner of each finished game.
     pub game_winners: Vec<u8>,
+    /// The referee's decisions the state keeps (docs/rules.md §10).
+    pub referee: RefereeState,
+    /// Every referee's decision of the match since `origin`.
+    pub penalties: Vec<PenaltyRecord>,
 }
 
 impl Game {
@@ -95,6 +100,7 @@ impl Game {
             leader: l,
             tribute: None,
             rng: rng.state(),
+            referee: RefereeState::default(),
         };
         let mut g = Game::from_setup(rules, setup)?;
         g.origin = Origin::Seed { seed, hands, leader, levels };
@@ -138,6 +144,8 @@ impl Game {
             history: Vec::new(),
             records: Vec::new(),
             game_winners: Vec::new(),
+            referee: setup.referee,
+            penalties: Vec::new(),
             origin: Origin::Setup(Box::new(setup)),
         })
     }
@@ -163,6 +171,7 @@ impl Game {
             leader: self.leader,
             tribute: self.tribute,
             rng: self.rng.state(),
+            referee: self.referee,
         }
     }
 
@@ -228,8 +237,11 @@ impl Game {
             history: Vec::new(),
             records: Vec::new(),
             game_winners: Vec::new(),
+            referee: RefereeState::default(),
+            penalties: Vec::new(),
         };
         g.start_deal(dealt, None);
+        g.play.level = s.level; // a referee's decision may have changed the levels since
         g
     }
 
@@ -441,17 +453,23 @@ impl Game {
             return Err(Error::InvalidState(format!("return step {step} is beyond the {} givers", ts.plan.n_givers)));
         }
         let i = ts.return_order[step] as usize & 1;
-        let mut hands = self.play.hands;
-        move_card(&mut hands, seat, ts.plan.givers[i], CardSet::single(card), "return")?;
-        self.play.hands = hands;
         ts.returns[i] = Some(card);
         ts.step += 1;
-        self.tribute = Some(ts);
         if ts.step < ts.plan.n_givers {
+            // The first return lies face down until both are returned (docs/rules.md §6).
             self.play.current = ts.receivers[ts.return_order[ts.step as usize] as usize & 1];
-        } else {
-            self.begin_play(ts.leader);
+            self.tribute = Some(ts);
+            return Ok(());
         }
+        // All returned: the cards change hands together.
+        let mut hands = self.play.hands;
+        for i in 0..ts.plan.n_givers as usize {
+            let c = ts.returns[i].ok_or_else(|| Error::InvalidState(format!("receiver {i} has returned no card")))?;
+            move_card(&mut hands, ts.receivers[i], ts.plan.givers[i], CardSet::single(c), "return")?;
+        }
+        self.play.hands = hands;
+        self.tribute = Some(ts);
+        self.begin_play(ts.leader);
         Ok(())
     }
 
@@ -496,6 +514,7 @@ impl Game {
         });
         self.levels = st.after;
         self.prev_finish = Some(finish);
+        self.referee.relevelled = false;
         self.phase = match st.game_winner {
             None => Phase::DealOver,
             Some(w) => {
@@ -523,7 +542,9 @@ impl Game {
         if let Some(l) = leader {
             validate::seats::seat(l, "leader")?;
             if !new_game {
-                return Err(Error::InvalidState("after a game's first deal the leader follows from tribute; do not give one".into()));
+                return Err(Error::InvalidState(
+                    "after a game's first deal the leader follows from tribute (or from the referee's decision); do not give one".into(),
+                ));
             }
         }
         if let Some(h) = &hands {
@@ -545,6 +566,12 @@ impl Game {
             )));
         }
         // Nothing below can fail.
+        // After an abandoned deal the next is dealt without tribute, led by
+        // the player the decision named (docs/rules.md §10).
+        let follows = self.referee.abandoned && !new_game;
+        let given = leader;
+        let leader = if follows { Some(self.leader) } else { leader };
+        self.referee = RefereeState { after_abandoned: follows, ..RefereeState { counts: self.referee.counts, ..RefereeState::default() } };
         if new_game {
             self.game_number = game_number;
             self.deal_number = 0;
@@ -556,7 +583,7 @@ impl Game {
             None => deck::deal(&mut self.rng),
         };
         self.start_deal(dealt, leader);
-        self.log.push(LogEntry::NextDeal(hands, leader));
+        self.log.push(LogEntry::NextDeal(hands, given));
         Ok(())
     }
 
@@ -630,6 +657,7 @@ impl Game {
             let done = match e {
                 LogEntry::Act(a) => g.apply(*a),
                 LogEntry::NextDeal(h, l) => g.next_deal(*h, *l),
+                LogEntry::Penalty(p) => g.penalize(*p),
             };
             done.map_err(|e| e.context(&format!("log entry {i}")))?;
         }

@@ -4,6 +4,7 @@ use super::*;
 use crate::cards::card::rank_text;
 use crate::game::levels::LevelState;
 use crate::game::observe::public_tribute;
+use crate::game::referee::{Penalty, PenaltyKind};
 use crate::game::{Action, Game, Phase, TributeState};
 use crate::movegen::Mode;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
@@ -67,7 +68,8 @@ impl PyGame {
     }
 
     /// Rebuilds a seeded match from its actions (starting each next deal
-    /// when one ends); a `(seat, action)` pair must name the seat to act.
+    /// when one ends); a `(seat, action)` pair must name the seat to act, a
+    /// `('penalize', team, kind[, seat])` item is a referee's decision (`penalize`).
     #[staticmethod]
     #[pyo3(signature = (actions, *, seed = LEFT_OUT, rules = None), text_signature = "(actions, *, seed=0, rules=None)")]
     fn replay(actions: &Bound<'_, PyAny>, seed: Arg<'_>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
@@ -81,6 +83,10 @@ impl PyGame {
         let mut g = Game::new(rules, seed)?;
         for (i, item) in iter.enumerate() {
             let item = item?;
+            if let Some(p) = replayed_penalty(&item)? {
+                g.penalize(p).map_err(|e| IllegalMoveError::new_err(format!("action {i}: {e}")))?;
+                continue;
+            }
             let (seat, a) = match item.cast::<PyTuple>() {
                 Ok(t) if t.len() == 2 => (Some(seat_arg(&t.get_item(0)?, &format!("actions[{i}] seat"))?), t.get_item(1)?),
                 _ => (None, item),
@@ -332,6 +338,51 @@ impl PyGame {
         Ok(game_mut(slf)?.0.next_deal(hands, leader)?)
     }
 
+    /// Applies a referee's decision against `team` (docs/rules.md §10):
+    /// 'minus_two', 'back_to_two', 'opponents_up' (the deal abandoned, the
+    /// opponents up one and declaring), 'hidden_card', 'out_of_turn',
+    /// 'illegal_signal' (counted; the third time triggers) or 'forfeit' (the
+    /// opponents win the match). `seat`, of `team`, is the offender (default
+    /// seat `team`): the declarers' player after it leads the next deal.
+    /// Refused, changing nothing, when it cannot apply.
+    #[pyo3(signature = (team, kind, *, seat = None))]
+    fn penalize(slf: &Bound<'_, Self>, team: &Bound<'_, PyAny>, kind: &Bound<'_, PyAny>, seat: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let p = penalty_arg(team, kind, seat)?;
+        Ok(game_mut(slf)?.0.penalize(p)?)
+    }
+
+    /// Every referee's decision of the match: team, seat, kind, and when
+    /// (game_number, deal_number, actions into the deal).
+    #[getter]
+    fn penalties<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let g = game_of(slf)?;
+        g.0.penalties
+            .iter()
+            .map(|r| {
+                let d = PyDict::new(py);
+                d.set_item("team", r.penalty.team())?;
+                d.set_item("seat", r.penalty.seat)?;
+                d.set_item("kind", r.penalty.kind.name())?;
+                d.set_item("game_number", r.game_number)?;
+                d.set_item("deal_number", r.deal_number)?;
+                d.set_item("actions", r.actions)?;
+                Ok(d)
+            })
+            .collect()
+    }
+
+    /// Each team's counted offences since their last trigger (each below 3):
+    /// 'hidden_card', 'out_of_turn', 'illegal_signal' → (team 0, team 1).
+    #[getter]
+    fn penalty_counts<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let c = game_of(slf)?.0.referee.counts;
+        let d = PyDict::new(py);
+        for (i, k) in [PenaltyKind::HiddenCard, PenaltyKind::OutOfTurn, PenaltyKind::IllegalSignal].iter().enumerate() {
+            d.set_item(k.name(), (c[0][i], c[1][i]))?;
+        }
+        Ok(d)
+    }
+
     /// What `seat` may know (docs/rules.md §8).
     fn observation(slf: &Bound<'_, Self>, seat: &Bound<'_, PyAny>) -> PyResult<PyObservation> {
         let seat = seat_arg(seat, "seat")?;
@@ -368,6 +419,29 @@ impl PyGame {
         let g = game_of(slf)?;
         Ok(g.0.to_string())
     }
+}
+
+/// A `('penalize', team, kind[, seat])` item of `Game.replay`'s actions, if `item` is one.
+fn replayed_penalty(item: &Bound<'_, PyAny>) -> PyResult<Option<Penalty>> {
+    let Ok(t) = item.cast::<PyTuple>() else { return Ok(None) };
+    if !(3..=4).contains(&t.len()) || !t.get_item(0)?.cast::<PyString>().is_ok_and(|s| s.to_cow().is_ok_and(|s| s == "penalize")) {
+        return Ok(None);
+    }
+    let seat = if t.len() == 4 { Some(t.get_item(3)?) } else { None };
+    penalty_arg(&t.get_item(1)?, &t.get_item(2)?, seat.as_ref()).map(Some)
+}
+
+/// A referee's decision from its arguments: `team` 0 or 1, `kind` a
+/// `PenaltyKind` name, `seat` None or a seat of `team`.
+pub(crate) fn penalty_arg(team: &Bound<'_, PyAny>, kind: &Bound<'_, PyAny>, seat: Option<&Bound<'_, PyAny>>) -> PyResult<Penalty> {
+    let team = int_arg(team, "team", 0, 1, "a team 0 or 1")? as u8;
+    let names = PenaltyKind::ALL.map(|k| format!("'{}'", k.name())).join(", ");
+    let kind = name_arg(kind, "kind", &format!("one of {names}"), PenaltyKind::from_name)?;
+    let seat = opt_seat_arg(seat, "seat")?.unwrap_or(team);
+    if seat & 1 != team {
+        return Err(InvalidArgumentError::new_err(format!("seat {seat} is not of team {team}")));
+    }
+    Ok(Penalty { seat, kind })
 }
 
 impl PyGame {

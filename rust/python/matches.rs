@@ -23,8 +23,9 @@ fn spec_rest(v: &[Bound<'_, PyAny>], what: &str, policies: [Policy; 2]) -> PyRes
     let rules = rules_arg(Some(&v[2]))?;
     let seed = seed_arg(&v[3])?;
     let limit = none_or(Some(&v[4]), None, |o| count_arg(o, &format!("{what} limit"), 1, u32::MAX as u64).map(|n| Some(n as u32)))?;
-    let at_limit = name_arg(&v[5], &format!("{what} at_limit"), "'levels' or 'sudden_death'", |s| match s {
+    let at_limit = name_arg(&v[5], &format!("{what} at_limit"), "'levels', 'lots' or 'sudden_death'", |s| match s {
         "levels" => Some(AtLimit::Levels),
+        "lots" => Some(AtLimit::Lots),
         "sudden_death" => Some(AtLimit::SuddenDeath),
         _ => None,
     })?;
@@ -33,8 +34,9 @@ fn spec_rest(v: &[Bound<'_, PyAny>], what: &str, policies: [Policy; 2]) -> PyRes
 
 /// Plays every match of `specs` (tuples `(policy_a, policy_b, rules, seed,
 /// limit, at_limit)`: team 0 plays `policy_a`, team 1 `policy_b`; the match
-/// stops after `limit` deals (None: no limit) and ends on `'levels'` or
-/// switches to `'sudden_death'`) natively, split into `threads` parts (0:
+/// stops after `limit` deals (None: no limit) and ends on `'levels'`
+/// (`'lots'`: equal levels decided by seeded lots) or switches to
+/// `'sudden_death'`) natively, split into `threads` parts (0:
 /// one per core) without the GIL. Each result is a dict: `winner`,
 /// `games_won`, `ending` (`'played'`, `'levels'` or `'sudden_death'`),
 /// `deals`, `levels` (when regular play stopped), `games` (the Games as

@@ -88,7 +88,7 @@ impl<'a> View<'a> {
             top: p.top.map(|m| (m, p.top_seat)),
             finish: p.finish,
             n_out: p.n_out,
-            history: &g.history,
+            history: g.public_history(),
             played: k.played,
             known: k.known,
             caps: k.caps,

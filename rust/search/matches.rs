@@ -29,6 +29,9 @@ pub enum AtLimit {
     /// level, then the match to the team with more games; anything equal
     /// goes to the team of the last deal's first player out.
     Levels,
+    /// As `Levels`, but anything equal is decided by drawing lots (a draw
+    /// seeded by the match's seed), as a rule book does.
+    Lots,
     /// 突然死亡: games already won are kept, the unfinished game is dropped,
     /// and fresh games at A won by the first team out are played until one
     /// team has won the match.
@@ -132,7 +135,7 @@ pub fn play_match_with(spec: &MatchSpec, stop: &Stop, act: &mut Decide<'_>) -> R
         let deals = g.records.len() as u32;
         if spec.limit.is_some_and(|m| deals >= m) {
             ending = match spec.at_limit {
-                AtLimit::Levels => Ending::Levels,
+                AtLimit::Levels | AtLimit::Lots => Ending::Levels,
                 AtLimit::SuddenDeath => Ending::SuddenDeath,
             };
             break;
@@ -149,7 +152,10 @@ pub fn play_match_with(spec: &MatchSpec, stop: &Stop, act: &mut Decide<'_>) -> R
     let winner = match ending {
         Ending::Played => g.game_winners.last().copied().unwrap_or(0),
         Ending::Levels => {
-            let last = last_first_out(&g)?;
+            let last = match spec.at_limit {
+                AtLimit::Lots => Rng::new(derive_seed(spec.seed, 3)).below(2) as u8,
+                _ => last_first_out(&g)?,
+            };
             if g.phase == Phase::DealOver {
                 // The game in progress goes to the higher level.
                 let w = match levels[0].cmp(&levels[1]) {

@@ -56,6 +56,10 @@ Type one of:
   l, list [KIND]   the legal moves again (l pair: only the pairs)
   t, table         the table and your hand again
   hint             what a Monte Carlo player would choose
+  penalty TEAM KIND [SEAT]
+                   a referee's decision against team 0 or 1 (docs/rules.md §10):
+                   minus_two, back_to_two, opponents_up, hidden_card,
+                   out_of_turn, illegal_signal or forfeit (also between deals)
   h, help          this help
   q, quit          leave (Ctrl-D too)
 Cards: rank 2-9, T, J, Q, K, A, then suit s h c d (♠ ♥ ♣ ♦); jokers BJ (small), RJ (big).
@@ -187,6 +191,9 @@ class PlaySession:
                 if line.strip().lower() in ("q", "quit", "exit"):
                     self._goodbye()
                     return 0
+                if line.strip().lower().split()[:1] == ["penalty"]:
+                    self._penalty(line)
+                    continue
                 g.next_deal()
 
     def _announce_deal(self) -> None:
@@ -379,6 +386,10 @@ class PlaySession:
             if low == "hint":
                 self._hint()
                 continue
+            if low.split()[0] == "penalty":
+                if self._penalty(low):
+                    return True
+                continue
             if cmd.isdigit():
                 k = int(cmd)
                 if k not in by_number:
@@ -406,6 +417,24 @@ class PlaySession:
                 self._complain(str(e))
                 continue
             return True
+
+    def _penalty(self, line: str) -> bool:
+        """Applies ``penalty TEAM KIND [SEAT]`` as the referee's decision; False (and a
+        message) when it is not one or cannot apply."""
+        words = line.split()[1:]
+        if len(words) not in (2, 3) or not all(w.isdigit() for w in words[:1] + words[2:]):
+            self._complain("Type penalty TEAM KIND [SEAT], like penalty 1 minus_two")
+            return False
+        try:
+            self.game.penalize(int(words[0]), words[1], seat=int(words[2]) if len(words) == 3 else None)
+        except gf.GuandanError as e:
+            self._complain(str(e))
+            return False
+        g, team = self.game, int(words[0])
+        side = "your team" if team == self.human % 2 else "the opponents"
+        self.say(f"Referee: {words[1].replace('_', ' ')} against team {team} ({side}). "
+                 f"Levels {g.levels[0]}–{g.levels[1]}, now {g.phase.replace('_', ' ')}.", style="bold yellow")
+        return True
 
     def _complain(self, message: str) -> None:
         message = message.rstrip(".")

@@ -1,5 +1,6 @@
-"""Tournaments for bots as the rule books run them: knockout, qualify_final, race,
-round_robin and swiss; seeded, reproducible, played natively in parallel.
+"""Tournaments as the rule books run them: for bots knockout, qualify_final, race,
+round_robin and swiss, seeded, reproducible, played natively in parallel; and
+knockouts that people play (`Event`: results reported as they come in).
 See docs/tournaments.md."""
 
 from guandan_fast.distributed.backends import LocalBackend
@@ -7,11 +8,13 @@ from guandan_fast.tournament.draw import Draw, bracket_size, draw_bracket, draw_
 from guandan_fast.tournament.event import Entrant, Tournament, TournamentResult
 from guandan_fast.tournament.formats import FORMATS
 from guandan_fast.tournament.match import MatchResult, MatchSpec, game_from_record, play_match, play_matches, play_on
+from guandan_fast.tournament.people import Event
 
 __all__ = [
     "FORMATS",
     "Draw",
     "Entrant",
+    "Event",
     "LocalBackend",
     "MatchResult",
     "MatchSpec",

@@ -86,7 +86,9 @@ class TournamentResult:
 
     @property
     def winner(self) -> str:
-        """The name of the entrant placed first."""
+        """The name of the entrant placed first ("–" while an event of people is not over)."""
+        if self.standings[0].get("place") != 1:
+            return "–"
         name: str = self.standings[0]["entrant"]
         return name
 
@@ -114,7 +116,8 @@ class Tournament:
     `units`: one unit (or None) per entrant, for the knockout draw and the
     tables. Matches are `best_of` 1 or 3 games under `rules`; `max_deals`
     is each match's time limit in deals, after which it ends on levels
-    (`at_limit="levels"`) or switches to sudden death (`"sudden_death"`).
+    (`at_limit="levels"`; `"lots"`: equal levels decided by seeded lots) or
+    switches to sudden death (`"sudden_death"`).
     `third_place`: a knockout third-place play-off. `qualify_deals`: the
     deals of a qualify_final table. `rounds`: the rounds of a swiss (default
     ceil(log2 n)). The same `seed` gives the same tournament for any
@@ -145,8 +148,8 @@ class Tournament:
             raise InvalidArgumentError(f"rules must be a Rules or None, not a {type(rules).__name__}")
         if max_deals is not None:
             check_int("max_deals (None: no limit)", max_deals, 1, MAX_DEALS)
-        if not isinstance(at_limit, str) or at_limit not in ("levels", "sudden_death"):
-            raise InvalidArgumentError(f"at_limit must be 'levels' or 'sudden_death', not {at_limit!r:.40}")
+        if not isinstance(at_limit, str) or at_limit not in ("levels", "lots", "sudden_death"):
+            raise InvalidArgumentError(f"at_limit must be 'levels', 'lots' or 'sudden_death', not {at_limit!r:.40}")
         if not isinstance(third_place, bool):
             raise InvalidArgumentError(f"third_place must be True or False, not {third_place!r:.40}")
         check_int("qualify_deals", qualify_deals, 1, MAX_DEALS)
@@ -154,10 +157,8 @@ class Tournament:
         check_int("threads", threads, 0, 2**32)
         self.entrants = _entrants(entrants, units)
         n = len(self.entrants)
-        if format in ("qualify_final", "race") and n % 2:
-            raise InvalidArgumentError(f"{format} plays tables of two: it needs an even number of entrants, not {n}")
-        if format == "qualify_final" and n < 4:
-            raise InvalidArgumentError(f"qualify_final needs at least four entrants (two tables), not {n}")
+        if format == "qualify_final" and n < 3:
+            raise InvalidArgumentError(f"qualify_final needs at least three entrants (two tables, one with a bye), not {n}")
         if rounds is not None and format != "swiss":
             raise InvalidArgumentError(f"rounds is an option of the swiss format, not of {format}")
         self.rounds = max(1, math.ceil(math.log2(n))) if rounds is None else rounds

@@ -16,6 +16,13 @@
   then Buchholz (the sum of the opponents' scores), games difference, a
   seeded lot.
 
+In qualify_final and race an odd field has a bye: the entrant drawn for it
+(seeded) plays its table against a stand-in, another entrant drawn by lot
+(of another unit when there is one), in a game that counts for the bye's
+entrant only. (A knockout's bye advances a team to the next round; a table
+round has no round to advance to, and a bye counted as a win would give a
+free final place, so the bye's entrant plays a game like every other.)
+
 In qualify_final and race, teams equal on their ranking key play extra
 deals: each pair of tied teams one deal (a fresh game at A that the first
 team out wins), the group ordered by those deals.
@@ -195,13 +202,20 @@ def _ranked_tables(rt: Runner, stage: str, limit: Optional[int]) -> tuple[list[i
     """Tables of two each play one game (stopped on levels after `limit` deals);
     the field ranked by (passed A, fewest deals, level reached), ties by extra deals."""
     n = len(rt.names)
-    tables = draw_tables(n, rt.units, sub_seed(rt.seed, stage, "tables"))
-    results = rt.play(stage, tables, [rt.spec(a, b, stage, i, best_of=1, limit=limit) for i, (a, b) in enumerate(tables)])
+    tables, bye = _tables(rt, stage)
+    specs = [rt.spec(a, b, stage, i, best_of=1, limit=limit) for i, (a, b) in enumerate(tables)]
+    if bye is not None:
+        specs.append(rt.spec(bye[0], bye[1], stage, "bye", best_of=1, limit=limit))
+    results = rt.play(stage, tables + ([bye] if bye else []), specs)
     info: dict[int, dict[str, Any]] = {}
-    for (a, b), r in zip(tables, results):
+    for k, ((a, b), r) in enumerate(zip(tables + ([bye] if bye else []), results)):
         for side, e in ((0, a), (1, b)):
+            if k == len(tables) and side == 1:
+                continue  # the stand-in's game counts for the bye's entrant only
             passed = r.ending == "played" and r.winner == side
             info[e] = {"passed_a": passed, "deals": r.deals if passed else None, "level": r.levels[side], "played": r.deals}
+            if k == len(tables):
+                info[e]["bye"] = True
     def key(e: int) -> tuple[int, int, int]:
         i = info[e]
         return (1 if i["passed_a"] else 0, -(i["deals"] or 0), _level(i["level"]))
@@ -210,6 +224,19 @@ def _ranked_tables(rt: Runner, stage: str, limit: Optional[int]) -> tuple[list[i
     for _, group in _groups(order, key):
         ranked += rt.extra_deals(group, stage) if len(group) > 1 else group
     return ranked, [dict(info[e], entrant=e) for e in ranked]
+
+
+def _tables(rt: Runner, stage: str) -> tuple[list[tuple[int, int]], Optional[tuple[int, int]]]:
+    """The tables of two of `stage`, and in an odd field the bye: (its entrant, the stand-in)."""
+    n = len(rt.names)
+    if n % 2 == 0:
+        return draw_tables(n, rt.units, sub_seed(rt.seed, stage, "tables")), None
+    rng = random.Random(sub_seed(rt.seed, stage, "bye"))
+    bye = rng.randrange(n)
+    rest = [i for i in range(n) if i != bye]
+    drawn = draw_tables(n - 1, [rt.units[i] for i in rest], sub_seed(rt.seed, stage, "tables"))
+    others = [i for i in rest if rt.units[bye] is None or rt.units[i] != rt.units[bye]] or rest
+    return [(rest[a], rest[b]) for a, b in drawn], (bye, rng.choice(others))
 
 
 def _groups(order: list[int], key: Callable[[int], Any]) -> list[tuple[Any, list[int]]]:
@@ -224,7 +251,7 @@ def _groups(order: list[int], key: Callable[[int], Any]) -> list[tuple[Any, list
 
 def qualify_final(rt: Runner, deals: int) -> dict[str, Any]:
     """A qualifying round of `deals` deals per table, then a final between the top two."""
-    rt.total = len(rt.names) // 2 + 1
+    rt.total = (len(rt.names) + 1) // 2 + 1
     ranked, rows = _ranked_tables(rt, "qualifying", deals)
     a, b = ranked[0], ranked[1]
     res = rt.play("final", [(a, b)], [rt.spec(a, b, "final")])[0]
@@ -238,7 +265,7 @@ def qualify_final(rt: Runner, deals: int) -> dict[str, Any]:
 
 def race(rt: Runner) -> dict[str, Any]:
     """Every table at once; ranked by the deals needed to pass A, then the level reached."""
-    rt.total = len(rt.names) // 2
+    rt.total = (len(rt.names) + 1) // 2
     ranked, rows = _ranked_tables(rt, "race", rt.limit)
     return {"standings": [dict(row, place=k + 1) for k, row in enumerate(rows)]}
 

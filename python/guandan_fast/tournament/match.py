@@ -22,8 +22,9 @@ from guandan_fast.distributed.chunks import run_chunks
 
 __all__ = ["AtLimit", "MatchResult", "MatchSpec", "Player", "game_from_record", "play_match", "play_matches", "play_on", "sub_seed"]
 
-#: What a match does at its deal limit: end on levels, or switch to sudden death.
-AtLimit = Literal["levels", "sudden_death"]
+#: What a match does at its deal limit: end on levels (equal levels to the last
+#: deal's first team out, or by drawing seeded lots), or switch to sudden death.
+AtLimit = Literal["levels", "lots", "sudden_death"]
 #: A built-in policy name (``random``, ``greedy``, ``mc:N``, ...) or a Python bot.
 Player = Union[str, Bot]
 
@@ -51,7 +52,9 @@ class MatchSpec:
     `rules` are `Rules` keyword arguments (`best_of` among them; their
     `max_deals` is not used: `limit` is the match's clock). After `limit`
     deals in all (None: no limit) the match ends on levels
-    (``at_limit="levels"``) or switches to sudden death (``"sudden_death"``).
+    (``at_limit="levels"``; ``"lots"``: anything equal decided by drawing
+    lots seeded by the match's seed) or switches to sudden death
+    (``"sudden_death"``).
     The first deal's leader is the engine's seeded turned-up card.
     """
 

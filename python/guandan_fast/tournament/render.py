@@ -65,7 +65,7 @@ def standings_table(result: TournamentResult) -> Table:
         t.add_column(label, justify="right")
     for s in result.standings:
         style = "bold green" if s["place"] == 1 else None
-        t.add_row(str(s["place"]), s["entrant"], _cell(s.get("unit")), *(_cell(s.get(k)) for k, _ in cols), style=style)
+        t.add_row(_cell(s["place"]), s["entrant"], _cell(s.get("unit")), *(_cell(s.get(k)) for k, _ in cols), style=style)
     return t
 
 
@@ -75,13 +75,20 @@ def _tie_text(tie: dict[str, Any], stage: str) -> Text:
         t.append(tie["winner"] or "–", style="bold")
         t.append(" (bye)", style="dim")
         return t
+    if "games" not in tie:  # an event of people: a tie still to play
+        t.append(f"{tie['a'] or '?'} – {tie['b'] or '?'}")
+        t.append("  (to play)" if tie["a"] and tie["b"] else "", style="dim")
+        return t
     for k, side in enumerate(("a", "b")):
         name = tie[side]
         t.append(name, style="bold green" if name == tie["winner"] else "")
         if k == 0:
             t.append(f" {tie['games'][0]}–{tie['games'][1]} ")
     if tie.get("ending") and tie["ending"] != "played":
-        t.append(f"  [{tie['ending'].replace('_', ' ')} after {tie['deals']} deals]", style="yellow")
+        after = "" if tie.get("deals") is None else f" after {tie['deals']} deals"
+        t.append(f"  [{tie['ending'].replace('_', ' ')}{after}]", style="yellow")
+    for p in tie.get("penalties", ()):
+        t.append(f"  [penalty: {p['kind'].replace('_', ' ')} ({p['team']})]", style="red")
     return t
 
 
@@ -144,13 +151,14 @@ def _tie_svg(x: float, cy: float, tie: dict[str, Any]) -> str:
         name = tie.get(side)
         y = cy - _H + k * _H
         if name is None:
-            out.append(_row(x, y, None, "bye", "", "#f5f7fa"))
+            out.append(_row(x, y, None if tie.get("bye") else "–", "bye", "", "#f5f7fa"))
             continue
         won = name == tie.get("winner")
-        score = "" if tie.get("bye") else str(tie["games"][k])
+        score = str(tie["games"][k]) if "games" in tie else ""
         out.append(_row(x, y, name, "win" if won else "lose", score, "#e3f9e5" if won else "#ffffff"))
     if tie.get("ending") and tie["ending"] != "played":
-        out.append(f'<text x="{x + _W}" y="{cy + _H + 12}" class="note" text-anchor="end">{tie["ending"].replace("_", " ")} after {tie["deals"]} deals</text>')
+        after = "" if tie.get("deals") is None else f" after {tie['deals']} deals"
+        out.append(f'<text x="{x + _W}" y="{cy + _H + 12}" class="note" text-anchor="end">{tie["ending"].replace("_", " ")}{after}</text>')
     return "".join(out)
 
 

@@ -36,8 +36,17 @@ pub(super) fn of_setup(rules: &Rules, s: &Setup) -> Result<()> {
     if s.game_number != game {
         return Err(invalid(format!("game number {} does not follow from the games won {a},{b} (it is {game})", s.game_number)));
     }
+    referee(s)?;
     if s.phase.is_live() {
         live_deal(s)?;
+    } else if s.referee.abandoned {
+        if s.prev_finish.is_some() || s.tribute.is_some() {
+            return Err(invalid("an abandoned deal has no finishing order and no tribute left"));
+        }
+    } else if s.referee.after_abandoned {
+        if s.deal_number == 0 || s.tribute.is_some() {
+            return Err(invalid("a finished deal after an abandoned one was counted and had no tribute"));
+        }
     } else {
         if s.deal_number == 0 {
             return Err(invalid("a finished deal makes the deal number at least 1"));
@@ -57,6 +66,22 @@ pub(super) fn of_setup(rules: &Rules, s: &Setup) -> Result<()> {
     Ok(())
 }
 
+/// The referee's part: counts below 3, an abandoned deal over, a
+/// relevelled one in progress, and a deal not both abandoned and after one.
+fn referee(s: &Setup) -> Result<()> {
+    let r = &s.referee;
+    if r.counts.iter().flatten().any(|&c| c >= 3) {
+        return Err(invalid("a referee's count triggers on the third time, so it is below 3"));
+    }
+    if r.abandoned && (s.phase.is_live() || r.after_abandoned) {
+        return Err(invalid("an abandoned deal is over and does not follow an abandoned one"));
+    }
+    if r.relevelled && !s.phase.is_live() {
+        return Err(invalid("only a deal in progress is played at a level a decision changed"));
+    }
+    Ok(())
+}
+
 /// A deal in progress: its number can grow, it has a previous finish and a
 /// tribute exactly when it is not its game's first, and it is played at
 /// the declarer's level.
@@ -64,13 +89,17 @@ fn live_deal(s: &Setup) -> Result<()> {
     if s.deal_number == u32::MAX {
         return Err(invalid(format!("deal number {} cannot grow when this deal ends", s.deal_number)));
     }
-    if (s.deal_number == 0) != s.prev_finish.is_none() {
+    if s.referee.after_abandoned {
+        if s.prev_finish.is_some() || s.tribute.is_some() {
+            return Err(invalid("a deal after an abandoned one has no previous finishing order and no tribute"));
+        }
+    } else if (s.deal_number == 0) != s.prev_finish.is_none() {
         return Err(invalid("a deal has the previous finishing order exactly when it is not the first of its game (deal number above 0)"));
     }
     if s.prev_finish.is_some() != s.tribute.is_some() {
         return Err(invalid("a deal after a game's first has a tribute (or a resisted one), a first deal none"));
     }
-    if s.level != s.levels.level() {
+    if s.level != s.levels.level() && !s.referee.relevelled {
         return Err(invalid(format!("the deal is played at {}, not at the declarer's level {}", rank_text(s.level), rank_text(s.levels.level()))));
     }
     if s.prev_finish.is_some() && s.levels.declarer.is_none() {

@@ -47,6 +47,7 @@ pub fn setup(rules: &Rules, s: &Setup) -> Result<[CardSet; 4]> {
     match s.phase {
         Phase::Tribute | Phase::Return => trick::before_play(s)?,
         Phase::Play => trick::of_setup(s, &is_out)?,
+        _ if s.referee.abandoned => {}
         _ => deals::finished(s)?,
     }
     tribute::of_setup(rules, s, start)

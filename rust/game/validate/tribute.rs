@@ -82,9 +82,12 @@ fn undo(start: [CardSet; 4], t: &TributeState, phase: Phase) -> Result<[CardSet;
         return Ok(h); // cards change hands once every giver has paid
     }
     let n = t.plan.n_givers as usize;
-    for i in 0..n {
-        if let Some(c) = t.returns[i] {
-            move_card(&mut h, t.plan.givers[i], t.receivers[i], CardSet::single(c), "return")?;
+    if phase != Phase::Return {
+        // Returned cards change hands once every receiver has returned.
+        for i in 0..n {
+            if let Some(c) = t.returns[i] {
+                move_card(&mut h, t.plan.givers[i], t.receivers[i], CardSet::single(c), "return")?;
+            }
         }
     }
     for i in 0..n {
