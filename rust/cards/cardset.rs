@@ -103,7 +103,18 @@ impl CardSet {
     /// Number of cards (with multiplicity).
     #[inline]
     pub fn len(self) -> u32 {
-        (self.0 & LO).count_ones() + 2 * (self.0 & HI).count_ones()
+        if cfg!(target_feature = "popcnt") {
+            (self.0 & LO).count_ones() + 2 * (self.0 & HI).count_ones()
+        } else {
+            // The default x86-64 target has no `popcnt`: the 2-bit counts are
+            // summed in place instead (4-bit, then byte lanes, then one multiply).
+            const M2: u64 = 0x3333_3333_3333_3333;
+            const M4: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+            let half = |x: u64| (x & M2) + ((x >> 2) & M2);
+            let s = half(self.0 as u64) + half((self.0 >> 64) as u64);
+            let bytes = (s & M4) + ((s >> 4) & M4);
+            (bytes.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
+        }
     }
 
     /// Whether the set is empty.
@@ -275,6 +286,21 @@ mod tests {
             let hand = crate::cards::deck::deal(&mut rng)[0];
             assert_eq!(CardSet::parse(&hand.to_string()).unwrap(), hand);
         }
+    }
+
+    #[test]
+    fn len_counts_every_copy() {
+        let mut rng = crate::rng::Rng::new(3);
+        for _ in 0..500 {
+            let mut s = CardSet::EMPTY;
+            for c in CardSet::FULL_DECK.cards() {
+                if rng.below(3) == 0 {
+                    s.try_add(c).unwrap();
+                }
+            }
+            assert_eq!(s.len(), s.counts().iter().map(|&n| n as u32).sum::<u32>());
+        }
+        assert_eq!(CardSet::FULL_DECK.len(), 108);
     }
 
     #[test]
