@@ -27,6 +27,8 @@ __all__ = [
     "deal",
     "evaluate",
     "sample_hands",
+    "infer_hands",
+    "hand_log_likelihood",
     "policy_action",
     "simulate_matches",
     "play_bot_match",
@@ -1061,6 +1063,36 @@ def play_bot_match(spec: _MatchSpecTuple, *, mode: _Mode = ...) -> _MatchRecord:
 def sample_hands(observation: Observation, n: int = ..., *, seed: int = ...) -> _U8:
     """Deals the cards `observation`'s seat cannot see to the other seats, `n`
     times, consistently with what it knows; returns an (n, 4, 54) uint8 array."""
+
+def infer_hands(
+    observation: Observation,
+    n: int = ...,
+    *,
+    seed: int = ...,
+    epsilon: float = ...,
+    partner_epsilon: float | None = ...,
+    max_cards: int | None = ...,
+    batch: int | None = ...,
+    moves: int = ...,
+    threads: int = ...,
+) -> _U8:
+    """`n` deals of the cards `observation`'s seat cannot see: `batch` drawn
+    as `sample_hands` draws them (uniformly), resampled by the likelihood of
+    the deal's public actions, then each moved by `moves` Metropolis–Hastings
+    card swaps; an (n, 4, 54) uint8 array."""
+
+def hand_log_likelihood(
+    observation: Observation,
+    hands: NDArray[np.uint8],
+    *,
+    epsilon: float = ...,
+    partner_epsilon: float | None = ...,
+    max_cards: int | None = ...,
+    threads: int = ...,
+) -> NDArray[np.float64]:
+    """The log-likelihood (natural log, 0 at most) of `observation`'s deal's
+    public actions for each deal of `hands`, an (n, 4, 54) array of card
+    counts (as `sample_hands` returns); every deal must fit what the seat knows."""
 
 def _rebuild_game(*args: Any) -> Game:
     """Unpickles a Game (used by `Game.__reduce__`): `(rules, record)`, the

@@ -12,17 +12,11 @@ __all__ = ["check_callable", "check_int", "check_seconds"]
 
 
 def check_int(name: str, value: object, lo: int, hi: int) -> int:
-    """`value` as a whole number `lo` .. `hi` (an int, not a bool)."""
+    """`value` as a whole number `lo` .. `hi` (an int, not a bool); the refusal
+    is worded as the engine words its own (``n must be an int 0..4294967296, not -1``)."""
     if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise InvalidArgumentError(f"{name} must be a whole number {lo}..{_bound(hi)}, not {value!r:.40}")
+        raise InvalidArgumentError(f"{name} must be an int {lo}..{hi}, not {value!r:.40}")
     return value
-
-
-def _bound(hi: int) -> str:
-    for p in (32, 64):
-        if hi in (2**p, 2**p - 1):
-            return f"2**{p}" + ("" if hi == 2**p else "-1")
-    return str(hi)
 
 
 def check_seconds(name: str, value: object, *, most: float = math.inf, or_none: bool = False) -> float:

@@ -1,4 +1,4 @@
-//! Built-in policies, playouts, hidden-hand sampling, Monte Carlo searches
+//! Built-in policies, playouts, hidden-hand sampling and inference, Monte Carlo searches
 //! and parallel simulation.
 //!
 //! The modules, each using only those above it in this list:
@@ -8,6 +8,8 @@
 //! - `policy`: the vocabulary, the policies by name (no behaviour);
 //! - `choosers`: the `Chooser` trait and the cheap choosers (random,
 //!   greedy, rule-based);
+//! - `infer`: hidden hands weighted by how likely the deal's public actions
+//!   are under the rule policy;
 //! - `playout`: a deal played to its end by any chooser;
 //! - `montecarlo`, `ismcts`: the searches, generic over the rollout chooser;
 //! - `decide`: the one place that maps a `Policy` to its chooser or search
@@ -25,6 +27,7 @@ pub mod choosers;
 pub mod context;
 pub mod decide;
 pub mod decision;
+pub mod infer;
 pub mod ismcts;
 pub mod matches;
 pub mod montecarlo;

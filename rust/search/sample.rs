@@ -60,6 +60,38 @@ impl Constraints {
     pub fn with_knowledge(state: &crate::game::trick::PlayState, seat: u8, k: &crate::game::observe::Knowledge) -> Constraints {
         Constraints { known: k.known, caps: k.caps, ..Constraints::from_play(state, seat) }
     }
+
+    /// Checks that `hands` is a deal a `Sampler` of these constraints can
+    /// draw: the observer's hand as it is, every hand of its size with its
+    /// known cards and within its tribute cap, and with the cards gone
+    /// exactly the two decks.
+    pub fn check_deal(&self, hands: &[CardSet; 4]) -> Result<()> {
+        let bad = |m: String| Err(Error::InvalidArgument(format!("the deal does not fit what seat {} knows: {m}", self.observer)));
+        if hands[self.observer as usize] != self.own {
+            return bad("its own hand differs".into());
+        }
+        let mut all = self.gone;
+        for (s, &h) in hands.iter().enumerate() {
+            if h.len() != self.sizes[s] {
+                return bad(format!("seat {s} holds {} cards, not {}", h.len(), self.sizes[s]));
+            }
+            if !h.contains(self.known[s]) {
+                return bad(format!("seat {s} lacks cards known to be in its hand"));
+            }
+            if let Some(cap) = self.caps[s].filter(|_| s != self.observer as usize) {
+                let over = h.minus(self.known[s]).cards().into_iter().find(|c| !c.is_wildcard(self.level) && rank_value(c.rank(), self.level) > cap);
+                if let Some(c) = over {
+                    return bad(format!("seat {s} paid a tribute below {c}"));
+                }
+            }
+            let Some(next) = all.plus(h) else { return bad("a card is in two places beyond its two copies".into()) };
+            all = next;
+        }
+        if all != CardSet::FULL_DECK {
+            return bad("the hands and the cards gone are not the two decks".into());
+        }
+        Ok(())
+    }
 }
 
 /// A reusable exact sampler for one set of constraints.
