@@ -120,31 +120,24 @@ impl Card {
 
 /// `ASCII_RANK[b]`: the rank code of ASCII rank character `b` (`2`..`9`,
 /// `T`, `J`, `Q`, `K`, `A`, any case), 0xFF for any other byte.
-static ASCII_RANK: [u8; 256] = {
-    let mut t = [0xFFu8; 256];
-    let mut r = 0;
-    while r < 13 {
-        let c = RANK_CHARS[r] as u8;
-        t[c as usize] = r as u8;
-        t[c.to_ascii_lowercase() as usize] = r as u8;
-        r += 1;
-    }
-    t
-};
+static ASCII_RANK: [u8; 256] = ascii_codes(&RANK_CHARS);
 
 /// `ASCII_SUIT[b]`: the suit code of ASCII suit letter `b` (`h s c d`, any
 /// case), 0xFF for any other byte.
-static ASCII_SUIT: [u8; 256] = {
+static ASCII_SUIT: [u8; 256] = ascii_codes(&SUIT_CHARS);
+
+/// The table of `chars[i]` (either case) to `i`, 0xFF for any other byte.
+const fn ascii_codes(chars: &[char]) -> [u8; 256] {
     let mut t = [0xFFu8; 256];
-    let mut s = 0;
-    while s < 4 {
-        let c = SUIT_CHARS[s] as u8;
-        t[c as usize] = s as u8;
-        t[c.to_ascii_uppercase() as usize] = s as u8;
-        s += 1;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i] as u8;
+        t[c.to_ascii_lowercase() as usize] = i as u8;
+        t[c.to_ascii_uppercase() as usize] = i as u8;
+        i += 1;
     }
     t
-};
+}
 
 /// The card of an ASCII token in any form `Card::parse` reads (`None` for
 /// anything else, which `Card::parse` then reads or refuses): the same
