@@ -20,12 +20,12 @@
 use criterion::{Criterion, Throughput};
 use guandan_fast::cards::deck::deal;
 use guandan_fast::game::rules::Rules;
+use guandan_fast::game::trick::PlayState;
 use guandan_fast::game::{Game, Phase};
 use guandan_fast::movegen::decompose::{min_plays, min_plays_bound, min_plays_cold};
 use guandan_fast::movegen::generate;
 use guandan_fast::parallel::Stop;
 use guandan_fast::rng::Rng;
-use guandan_fast::game::trick::PlayState;
 use guandan_fast::search::choosers::{Chooser, Greedy};
 use guandan_fast::search::context::Context;
 use guandan_fast::search::decide::evaluate;
