@@ -158,7 +158,7 @@ def raw_env(**kwargs: Any) -> GuandanAECEnv:
     return GuandanAECEnv(**kwargs)
 
 
-#: The AEC state a wrapper reads on every step; `_StateReads` reads it from the bare env.
+#: The AEC state a wrapper reads on every step; `_state_reads` reads it from the bare env.
 _STATE = ("agents", "agent_selection", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos")
 #: Of those, what `OrderEnforcingWrapper` refuses before reset.
 _AFTER_RESET = frozenset(_STATE) - {"_cumulative_rewards"}
@@ -176,11 +176,12 @@ def _state_read(name: str, guarded: bool) -> property:
     return property(read, doc=f"The bare env's ``{name}``.")
 
 
-def _state_reads(cls: type, guarded: bool = False) -> type:
+def _state_reads(cls: type, qualname: str, guarded: bool = False) -> type:
     """`cls` (a PettingZoo wrapper) with the AEC state read from the bare env
     at once: each wrapper forwards unknown attributes to the next one, a
     lookup chain that cost more than the game's own step. Same values, same
-    errors (before reset, when `guarded`)."""
+    errors (before reset, when `guarded`), same name; `qualname` is the
+    module's name for it (for pickle)."""
 
     def __init__(self: Any, env: AECEnv, *args: Any, **kwargs: Any) -> None:
         cls.__init__(self, env, *args, **kwargs)
@@ -193,13 +194,14 @@ def _state_reads(cls: type, guarded: bool = False) -> type:
         action_space=lambda self, agent: self._bare.action_space(agent),
         __doc__=cls.__doc__,
         __module__=__name__,
+        __qualname__=qualname,
     )
     return type(cls.__name__, (cls,), body)
 
 
-_TerminateIllegal = _state_reads(wrappers.TerminateIllegalWrapper)
-_AssertOutOfBounds = _state_reads(wrappers.AssertOutOfBoundsWrapper)
-_OrderEnforcing = _state_reads(wrappers.OrderEnforcingWrapper, guarded=True)
+_TerminateIllegal = _state_reads(wrappers.TerminateIllegalWrapper, "_TerminateIllegal")
+_AssertOutOfBounds = _state_reads(wrappers.AssertOutOfBoundsWrapper, "_AssertOutOfBounds")
+_OrderEnforcing = _state_reads(wrappers.OrderEnforcingWrapper, "_OrderEnforcing", guarded=True)
 
 
 def env(**kwargs: Any) -> AECEnv:
