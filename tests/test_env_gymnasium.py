@@ -145,6 +145,10 @@ def test_constructor_refuses_bad_opponents() -> None:
         ggym.GuandanEnv(opponents="greedy")
     with pytest.raises(gf.InvalidArgumentError, match="illegal_action"):
         ggym.GuandanEnv(illegal_action="ignore")
+    for bad in ("x", float("nan"), float("inf"), True):
+        with pytest.raises(gf.InvalidArgumentError, match="illegal_reward must be a finite number"):
+            ggym.GuandanEnv(illegal_reward=bad)  # type: ignore[arg-type]
+    assert ggym.GuandanEnv(illegal_reward=-3).illegal_reward == -3.0
 
 
 def vector_run(env: ggym.GuandanVectorEnv, steps: int, seed: int) -> list[tuple[np.ndarray, ...]]:

@@ -9,6 +9,11 @@ input raises the package's own errors and changes no table.
 
 from __future__ import annotations
 
+import _thread
+import sys
+import threading
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -229,3 +234,57 @@ def test_bad_arguments() -> None:
     assert gf.VectorEnv(1, observation="guandan").observation_size == gf.OBSERVATION_SIZE
     with pytest.raises(gf.InvalidArgumentError, match="table index"):
         env.episode(2)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64])
+def test_actions_of_every_integer_dtype(dtype: type) -> None:
+    ref, env = gf.VectorEnv(4, seed=3), gf.VectorEnv(4, seed=3)
+    a, b = ref.reset(), env.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        # int8 holds no index past 127: take the smallest legal one there
+        chosen = pick(a["mask"], rng) if np.iinfo(dtype).max >= gf.actions.SIZE else a["mask"].argmax(axis=1)
+        a, b = ref.step(chosen), env.step(chosen.astype(dtype))
+        assert np.array_equal(a["obs"], b["obs"]) and np.array_equal(a["mask"], b["mask"])
+
+
+def test_an_unsigned_index_beyond_the_space_is_refused() -> None:
+    env = gf.VectorEnv(1, seed=1)
+    env.reset()
+    with pytest.raises(gf.IllegalMoveError, match="not an index"):
+        env.step(np.array([2**64 - 1], np.uint64))
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc/meminfo")
+def test_more_tables_than_memory_holds_are_refused_with_the_figure() -> None:
+    meminfo = Path("/proc/meminfo").read_text(encoding="ascii")
+    total = 1024 * int(next(line for line in meminfo.splitlines() if line.startswith("MemTotal:")).split()[1])
+    n = 1 << 20  # the most num_envs takes: ~24 KB a table with its rows
+    if n * (20 * 1024 + 4 * gf.DANZERO_SIZE + gf.actions.SIZE) <= total:
+        pytest.skip("this machine holds the most tables num_envs takes")
+    with pytest.raises(gf.InvalidArgumentError, match=r"num_envs = \d+ needs about \d+ MB once reset .* machine has \d+ MB"):
+        gf.VectorEnv(n)
+
+
+def test_ctrl_c_stops_a_step_of_searching_opponents_and_changes_no_table() -> None:
+    slow = [None, "mc:2000000", None, "mc:2000000"]
+    # a seed whose first deal the learner (seat 0) leads: reset asks no opponent
+    seed = None
+    for s in range(100):
+        probe = gf.VectorEnv(1, seed=s, opponents=[None, "greedy", None, "greedy"])
+        probe.reset()
+        if not probe.episode(0).actions:
+            seed = s
+            break
+    assert seed is not None
+    env = gf.VectorEnv(1, seed=seed, opponents=slow)
+    out = env.reset()
+    before = env.episode(0).position()
+    arrays = {k: v.copy() for k, v in out.items()}
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        env.step(out["mask"].argmax(axis=1))  # the opponent after seat 0 then searches for ever
+    timer.join()
+    assert env.episode(0).position() == before
+    assert all(np.array_equal(out[k], arrays[k]) for k in arrays)

@@ -8,7 +8,7 @@ from typing import Any, Callable, Optional
 
 from guandan_fast._core import InvalidArgumentError
 
-__all__ = ["check_callable", "check_int", "check_seconds"]
+__all__ = ["check_callable", "check_int", "check_number", "check_seconds"]
 
 
 def check_int(name: str, value: object, lo: int, hi: int) -> int:
@@ -17,6 +17,13 @@ def check_int(name: str, value: object, lo: int, hi: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
         raise InvalidArgumentError(f"{name} must be an int {lo}..{hi}, not {value!r:.40}")
     return value
+
+
+def check_number(name: str, value: object) -> float:
+    """`value` as a finite real number (an int or a float, not a bool)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    raise InvalidArgumentError(f"{name} must be a finite number, not {value!r:.40}")
 
 
 def check_seconds(name: str, value: object, *, most: float = math.inf, or_none: bool = False) -> float:

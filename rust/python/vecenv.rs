@@ -1,6 +1,7 @@
 //! `VectorEnv` for Python: N native tables stepped without the GIL, their
 //! outputs written into numpy arrays reused between steps. Conversion only.
 
+use super::search::interruptible;
 use super::*;
 use crate::parallel::Stop;
 use crate::rl::encodings::Encoding;
@@ -40,18 +41,29 @@ pub(crate) fn opponents_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<[Option<
     Ok(out)
 }
 
+/// The entries of `obj` as i64 when it is a 1-D numpy array of `T` (None
+/// when it is not; an entry beyond i64, which no action index is, reads as -1).
+fn integers<T: numpy::Element + Copy + TryInto<i64>>(obj: &Bound<'_, PyAny>) -> Option<PyResult<Vec<i64>>> {
+    let a = obj.cast::<PyArray1<T>>().ok()?;
+    Some(match a.try_readonly() {
+        Ok(r) => Ok(r.as_array().iter().map(|&x| x.try_into().unwrap_or(-1)).collect()),
+        Err(_) => Err(InvalidArgumentError::new_err("actions is being written elsewhere")),
+    })
+}
+
 /// The actions of a step: a 1-D integer numpy array (or a list of ints) of one entry per table.
 fn actions_arg(obj: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<i64>> {
     let expected = format!("a 1-D integer numpy array of shape ({n},)");
-    let v: Vec<i64> = if let Ok(a) = obj.cast::<PyArray1<i64>>() {
-        a.try_readonly().map_err(|_| InvalidArgumentError::new_err("actions is being written elsewhere"))?.as_array().to_vec()
-    } else if let Ok(a) = obj.cast::<PyArray1<i32>>() {
-        a.try_readonly()
-            .map_err(|_| InvalidArgumentError::new_err("actions is being written elsewhere"))?
-            .as_array()
-            .iter()
-            .map(|&x| x as i64)
-            .collect()
+    let v: Vec<i64> = if let Some(v) = integers::<i64>(obj)
+        .or_else(|| integers::<i32>(obj))
+        .or_else(|| integers::<i16>(obj))
+        .or_else(|| integers::<i8>(obj))
+        .or_else(|| integers::<u8>(obj))
+        .or_else(|| integers::<u16>(obj))
+        .or_else(|| integers::<u32>(obj))
+        .or_else(|| integers::<u64>(obj))
+    {
+        v?
     } else if let Ok(a) = obj.cast::<numpy::PyUntypedArray>() {
         return Err(InvalidArgumentError::new_err(format!(
             "actions must be {expected}, not an array of dtype {} and shape {:?}",
@@ -92,7 +104,17 @@ impl PyVectorEnv {
             let mut o = obs.try_readwrite().map_err(|_| in_use_buffer())?;
             let mut m = mask.try_readwrite().map_err(|_| in_use_buffer())?;
             let (o, m) = (o.as_slice_mut().map_err(|_| in_use_buffer())?, m.as_slice_mut().map_err(|_| in_use_buffer())?);
-            py.detach(|| f(env, Out { obs: o, mask: m }, &Stop::new()))?;
+            if env.searches() {
+                // A searching seat can make a step long: Ctrl-C stops it, and
+                // the tables and buffers are put back as they were before the call.
+                let saved = env.tables.clone();
+                if let Err(e) = interruptible(py, |stop| f(env, Out { obs: &mut *o, mask: &mut *m }, stop)) {
+                    env.restore(saved, Out { obs: o, mask: m });
+                    return Err(e);
+                }
+            } else {
+                py.detach(|| f(env, Out { obs: o, mask: m }, &Stop::new()))?;
+            }
         }
         let env = self.env.as_ref().expect("open");
         let seat = self.seat.bind(py);

@@ -16,6 +16,17 @@ use crate::rl::episode::{episode_seed, Draws, Episode, Setting};
 /// Fewest tables a worker takes at a time.
 const MIN_CHUNK: usize = 16;
 
+/// Memory a table holds once reset (measured: ~20 KB with either
+/// observation); a table of unit `game` grows with its game's history.
+pub const TABLE_BYTES: usize = 20 << 10;
+
+/// The machine's memory in bytes (`MemTotal` of /proc/meminfo), None where unknown.
+fn memory_total() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kb = text.lines().find_map(|l| l.strip_prefix("MemTotal:"))?.trim().strip_suffix("kB")?.trim().parse::<usize>().ok()?;
+    kb.checked_mul(1024)
+}
+
 /// One table: its episode, the legal indices of its decision and what its last step gave.
 #[derive(Clone, Debug)]
 pub struct Table {
@@ -122,6 +133,15 @@ impl VectorEnv {
         }
         if num_envs == 0 {
             return Err(Error::InvalidArgument("num_envs must be at least 1".into()));
+        }
+        let need = num_envs.saturating_mul(TABLE_BYTES + encoding.size() * 4 + SIZE);
+        if let Some(total) = memory_total().filter(|&t| need > t) {
+            return Err(Error::InvalidArgument(format!(
+                "num_envs = {num_envs} needs about {} MB once reset ({} KB a table) and the machine has {} MB",
+                need >> 20,
+                (need / num_envs) >> 10,
+                total >> 20
+            )));
         }
         let blank = Table {
             episode: Episode::new(&setting, 0)?,
@@ -248,6 +268,27 @@ impl VectorEnv {
             *o = best.map_or(-1, |(i, _)| i as i64);
         }
         Ok(())
+    }
+
+    /// Whether a native seat searches (a step may then take long enough to be interrupted).
+    pub fn searches(&self) -> bool {
+        self.setting.natives.iter().any(|p| matches!(p, Some(crate::search::policy::Policy::Search(_))))
+    }
+
+    /// Puts back `tables` (a copy taken before a call that did not finish)
+    /// and rewrites every row of the buffers from them.
+    pub fn restore(&mut self, tables: Vec<Table>, out: Out<'_>) {
+        self.tables = tables;
+        let k = self.obs_size();
+        out.mask.fill(0);
+        for ((t, o), m) in self.tables.iter_mut().zip(out.obs.chunks_exact_mut(k)).zip(out.mask.chunks_exact_mut(SIZE)) {
+            t.sorted.clear();
+            if t.started {
+                t.write(self.encoding, o, m);
+            } else {
+                o.fill(0.0);
+            }
+        }
     }
 
     /// The phase code of table `i` (its index in `Phase::ALL`).

@@ -35,6 +35,7 @@ from gymnasium.vector.utils import batch_space
 import guandan_fast as gf
 from guandan_fast import actions
 from guandan_fast._core import InvalidArgumentError, InvalidStateError, _check_policy
+from guandan_fast.arguments import check_number
 from guandan_fast.envs._episode import Episode, check_choice, check_index, observation_bounds, render
 
 __all__ = ["ENV_ID", "GuandanEnv", "GuandanVectorEnv", "check_opponents"]
@@ -93,7 +94,7 @@ class GuandanEnv(gymnasium.Env):  # type: ignore[misc]
         self.opponents = check_opponents(opponents)
         self.episode = Episode(rules=rules, unit=unit, reward=reward, observation=observation, opponents=list(self.opponents))
         self.illegal_action = check_choice("illegal_action", illegal_action, ("terminate", "raise"))
-        self.illegal_reward = -self.episode.reward_bound if illegal_reward is None else float(illegal_reward)
+        self.illegal_reward = -self.episode.reward_bound if illegal_reward is None else check_number("illegal_reward", illegal_reward)
         self.learners = tuple(s for s, o in enumerate(self.opponents) if o is None)
         self.team = self.learners[0] % 2
         self.render_mode = render_mode
