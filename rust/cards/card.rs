@@ -284,7 +284,7 @@ mod tests {
         }
         for t in tokens {
             let text = std::str::from_utf8(&t).unwrap();
-            if !t.iter().any(|&b| b == b' ') {
+            if !t.contains(&b' ') {
                 assert_eq!(ascii_card(&t), Card::parse_any(text).ok(), "{text:?}");
             }
             assert_eq!(Card::parse(text).ok(), Card::parse_any(text).ok(), "{text:?}");
