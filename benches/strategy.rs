@@ -14,16 +14,22 @@
 //!   `gf.evaluate` calls it), on one
 //!   thread, cycling through 16 mid-deal positions (seeded games after 12
 //!   random actions).
+//! * `greedy_playouts` — `evaluate`'s greedy playouts at those positions,
+//!   the plays picked as they are generated against listed then chosen.
 
 use criterion::{Criterion, Throughput};
 use guandan_fast::cards::deck::deal;
 use guandan_fast::game::rules::Rules;
+use guandan_fast::game::trick::PlayState;
 use guandan_fast::game::{Game, Phase};
 use guandan_fast::movegen::decompose::{min_plays, min_plays_bound, min_plays_cold};
 use guandan_fast::movegen::generate;
 use guandan_fast::parallel::Stop;
 use guandan_fast::rng::Rng;
+use guandan_fast::search::choosers::{Chooser, Greedy};
+use guandan_fast::search::context::Context;
 use guandan_fast::search::decide::evaluate;
+use guandan_fast::search::montecarlo::evaluate_observation;
 use guandan_fast::search::policy::Policy;
 use guandan_fast::search::run::Run;
 use guandan_fast::search::simulate::simulate_deals;
@@ -126,6 +132,43 @@ fn bench_search(c: &mut Criterion) {
             i = (i + 1) % games.len();
             let gm = &games[i];
             black_box(evaluate(&gm.observation(gm.play.current), &[Policy::Greedy; 4], 50, 1, &run).unwrap())
+        })
+    });
+    g.finish();
+    bench_greedy_playouts(c, &games, &run);
+}
+
+/// Greedy as it was before it could pick without a list: the default `pick`
+/// (list the moves, then `choose`), to compare against `Greedy`'s own.
+struct ListedGreedy;
+
+impl Chooser for ListedGreedy {
+    fn choose(&self, state: &PlayState, ctx: &Context, moves: &[Move], rng: &mut Rng, run: &Run) -> guandan_fast::Result<Option<usize>> {
+        Greedy.choose(state, ctx, moves, rng, run)
+    }
+}
+
+/// 50 greedy playouts per legal action at each of the 16 positions, the
+/// playouts' plays picked as they are generated (`picked`) or from the
+/// listed moves (`listed`); throughput in playouts.
+fn bench_greedy_playouts(c: &mut Criterion, games: &[Game], run: &Run) {
+    let obs: Vec<_> = games.iter().map(|gm| gm.observation(gm.play.current)).collect();
+    let playouts: u64 = obs.iter().map(|o| 50 * evaluate_observation(o, &Greedy, 1, 1, run).unwrap().actions.len() as u64).sum();
+    let mut g = c.benchmark_group("greedy_playouts");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(playouts));
+    g.bench_function("picked", |b| {
+        b.iter(|| {
+            obs.iter().for_each(|o| {
+                black_box(evaluate_observation(o, &Greedy, 50, 1, run).unwrap());
+            })
+        })
+    });
+    g.bench_function("listed", |b| {
+        b.iter(|| {
+            obs.iter().for_each(|o| {
+                black_box(evaluate_observation(o, &ListedGreedy, 50, 1, run).unwrap());
+            })
         })
     });
     g.finish();

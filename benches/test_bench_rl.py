@@ -72,18 +72,30 @@ def _best_listed(out, rng, logits):
     return legal[hits[np.searchsorted(rows[hits], np.arange(TABLES))]]
 
 
+def _best_native(env, out, rng, logits):
+    """The same choice made natively from the legal lists: `VectorEnv.best_legal`."""
+    return env.best_legal(logits)
+
+
 def _best_masked(out, rng, logits):
     """The same choice as a first try writes it: the masked logits' argmax over all 2321 columns."""
     return np.where(out["mask"] != 0, logits, -np.inf).argmax(axis=1)
 
 
-@pytest.mark.parametrize("choice", ["masked_argmax", "listed_argmax", "listed_uniform"])
+@pytest.mark.parametrize("choice", ["masked_argmax", "listed_argmax", "native_argmax", "listed_uniform"])
 def test_vecenv_python_chosen(benchmark, choice):
     env = gf.VectorEnv(TABLES, seed=1, threads=2)
     state = {"out": env.reset()}
     if choice != "masked_argmax" and "legal" not in state["out"]:
         pytest.skip("this build returns no legal lists")
-    pick = {"masked_argmax": _best_masked, "listed_argmax": _best_listed, "listed_uniform": _uniform}[choice]
+    if choice == "native_argmax" and not hasattr(env, "best_legal"):
+        pytest.skip("this build has no VectorEnv.best_legal")
+    pick = {
+        "masked_argmax": _best_masked,
+        "listed_argmax": _best_listed,
+        "native_argmax": lambda out, rng, logits: _best_native(env, out, rng, logits),
+        "listed_uniform": _uniform,
+    }[choice]
     rng = np.random.default_rng(0)
     logits = rng.standard_normal((TABLES, gf.actions.SIZE)).astype(np.float32)
 
@@ -96,8 +108,8 @@ def test_vecenv_python_chosen(benchmark, choice):
 
     out = benchmark(run)
     assert (out["mask"].sum(axis=1) > 0).all()
-    if choice == "listed_argmax":
-        assert np.array_equal(_best_listed(out, rng, logits), _best_masked(out, rng, logits))
+    if choice in ("listed_argmax", "native_argmax"):
+        assert np.array_equal(pick(out, rng, logits), _best_masked(out, rng, logits))
     _rate(benchmark, TABLES * STEPS, "env_steps")
 
 

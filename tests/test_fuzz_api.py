@@ -237,6 +237,7 @@ VALID: dict[str, list[Any]] = {
     "reward": ["deal", "game"],
     "masks": [True, False],
     "env_actions": [np.array([0, 0]), "first legal"],
+    "scores": [np.zeros((2, gf.actions.SIZE), np.float32), np.full((2, gf.actions.SIZE), np.nan), np.zeros((1, gf.actions.SIZE), np.float32)],
 }
 
 
@@ -369,6 +370,7 @@ SPECS: list[Spec] = [
          overrides={"num_envs": small_count, "threads": small_threads}),
     Spec("VectorEnv.step", fn(_env_step), ("env_actions",), 1),
     Spec("VectorEnv.reset", lambda _: _fresh_env().reset, ("seed",), 0),
+    Spec("VectorEnv.best_legal", lambda _: _fresh_env().best_legal, ("scores",), 1),
     Spec("VectorEnv.episode", lambda _: _fresh_env().episode, ("i",), 1),
     Spec("VectorEnv.episode_seed", lambda _: _fresh_env().episode_seed, ("i", "n"), 1),
     Spec("collect", fn(gf.collect), ("n",), 1, ("policy", "seed", "start", "threads", "rules", "observation", "unit", "reward", "masks"),

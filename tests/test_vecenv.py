@@ -146,6 +146,38 @@ def test_legal_lists_match_the_masks_in_every_phase(unit: str, opponents: list[s
     assert phases == {0, 1, 2}
 
 
+def test_best_legal_is_the_masked_argmax() -> None:
+    env = gf.VectorEnv(24, seed=6, opponents=[None, "random", None, "random"])
+    with pytest.raises(gf.InvalidStateError, match="reset"):
+        env.best_legal(np.zeros((24, gf.actions.SIZE), np.float32))
+    out = env.reset()
+    rng = np.random.default_rng(6)
+    for step in range(150):
+        scores = rng.standard_normal((24, gf.actions.SIZE)).astype(np.float32)
+        if step % 3 == 1:  # ties: few distinct values
+            scores = np.round(scores)
+        if step % 5 == 2:  # -inf and NaN among the legal scores
+            scores[rng.random(scores.shape) < 0.3] = -np.inf
+            scores[3, out["legal"][out["legal_offset"][3] :][-1]] = np.nan
+        masked = np.where(out["mask"] != 0, scores, -np.inf)
+        want = masked.argmax(axis=1)
+        every_minus_inf = (masked == -np.inf).all(axis=1)
+        for s in (scores, scores.astype(np.float64), np.asfortranarray(scores)):
+            got = env.best_legal(s)
+            assert got.dtype == np.int64
+            assert (got[~every_minus_inf] == want[~every_minus_inf]).all()
+            assert (got[every_minus_inf] == out["legal"][out["legal_offset"][:-1]][every_minus_inf]).all()
+        out = env.step(got)
+    for bad, text in [
+        (np.zeros((23, gf.actions.SIZE), np.float32), "shape"),
+        (np.zeros((24, gf.actions.SIZE), np.int64), "float32 or float64"),
+        (np.zeros(gf.actions.SIZE, np.float32), "float32 or float64"),
+        ([[0.0] * gf.actions.SIZE] * 24, "float32 or float64"),
+    ]:
+        with pytest.raises(gf.InvalidArgumentError, match=text):
+            env.best_legal(bad)  # type: ignore[arg-type]
+
+
 def test_reset_with_a_seed_restarts_the_streams() -> None:
     env = gf.VectorEnv(2, seed=5)
     first = env.reset()["obs"].copy()

@@ -981,6 +981,12 @@ class VectorEnv:
         then on to the next decision of a learner seat; an illegal index raises and changes no table."""
     def step_random(self) -> _Step:
         """As `step` with a uniformly random legal action at every table, drawn natively."""
+    def best_legal(self, scores: NDArray[np.float32] | NDArray[np.float64]) -> NDArray[np.int64]:
+        """The legal action index of highest score at each table, `scores` a
+        float32 or float64 array (num_envs, action_size) (a policy's logits):
+        the same as the argmax over the scores with the illegal entries set
+        to -inf (lowest index on ties, a NaN counted highest), reading only
+        the legal entries; the first legal index where every legal score is -inf."""
     def close(self) -> None:
         """Releases the tables; every later call raises InvalidStateError."""
     @property

@@ -83,6 +83,14 @@ impl Card {
     /// Parses one card: rank-then-suit (`Th`, `10h`, `T♥`, `BJ`, `RJ`) or the
     /// AI platform's suit-first code (`HT`, `S5`, `SB`, `HR`).
     pub fn parse(text: &str) -> Result<Card> {
+        match ascii_card(text.trim().as_bytes()) {
+            Some(c) => Ok(c),
+            None => Card::parse_any(text),
+        }
+    }
+
+    /// `parse` of any text (the forms `ascii_card` reads too).
+    fn parse_any(text: &str) -> Result<Card> {
         let bad = || Error::InvalidCard(format!("{text:?} is not a card (examples: Th, 10h, As, BJ, RJ, H5, SB, HR)"));
         let t = text.trim();
         let upper: String = t.to_uppercase();
@@ -109,6 +117,66 @@ impl Card {
         Err(bad())
     }
 }
+
+/// `ASCII_RANK[b]`: the rank code of ASCII rank character `b` (`2`..`9`,
+/// `T`, `J`, `Q`, `K`, `A`, any case), 0xFF for any other byte.
+static ASCII_RANK: [u8; 256] = ascii_codes(&RANK_CHARS);
+
+/// `ASCII_SUIT[b]`: the suit code of ASCII suit letter `b` (`h s c d`, any
+/// case), 0xFF for any other byte.
+static ASCII_SUIT: [u8; 256] = ascii_codes(&SUIT_CHARS);
+
+/// The table of `chars[i]` (either case) to `i`, 0xFF for any other byte.
+const fn ascii_codes(chars: &[char]) -> [u8; 256] {
+    let mut t = [0xFFu8; 256];
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i] as u8;
+        t[c.to_ascii_lowercase() as usize] = i as u8;
+        t[c.to_ascii_uppercase() as usize] = i as u8;
+        i += 1;
+    }
+    t
+}
+
+/// The card of an ASCII token in any form `Card::parse` reads (`None` for
+/// anything else, which `Card::parse` then reads or refuses): the same
+/// card, found without allocating.
+#[inline(always)]
+pub(crate) fn ascii_card(t: &[u8]) -> Option<Card> {
+    let natural = |r: u8, s: u8| (r < 13 && s < 4).then(|| Card(4 * r + s));
+    match *t {
+        [a, b] => {
+            let (ra, sa, rb, sb) = (ASCII_RANK[a as usize], ASCII_SUIT[a as usize], ASCII_RANK[b as usize], ASCII_SUIT[b as usize]);
+            // No token is both a joker and a natural card, so the order of the checks does not matter.
+            natural(ra, sb).or_else(|| natural(rb, sa)).or_else(|| match [a.to_ascii_uppercase(), b.to_ascii_uppercase()] {
+                [b'B', b'J'] | [b'S', b'B'] => Some(Card(BJ)),
+                [b'R', b'J'] | [b'H', b'R'] => Some(Card(RJ)),
+                _ => None,
+            })
+        }
+        [b'1', b'0', s] => natural(8, ASCII_SUIT[s as usize]),
+        [s, b'1', b'0'] => natural(8, ASCII_SUIT[s as usize]),
+        _ => None,
+    }
+}
+
+/// Whether `b` separates cards in card text (`parse_card_list`: an ASCII
+/// whitespace character as `char::is_whitespace` has them, or a comma).
+#[inline(always)]
+pub(crate) fn is_ascii_separator(b: u8) -> bool {
+    ASCII_SEPARATOR[b as usize]
+}
+
+static ASCII_SEPARATOR: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = matches!(b as u8, b'\t'..=b'\r' | b' ' | b',');
+        b += 1;
+    }
+    t
+};
 
 /// Rank code of rank text (`2`..`9`, `T`/`10`, `J`, `Q`, `K`, `A`, any case).
 pub fn rank_code(text: &str) -> Option<u8> {
@@ -198,5 +266,28 @@ mod tests {
         assert!(Card::parse("Tx").is_err());
         assert!(Card::parse("").is_err());
         assert!(Card::parse("Thh").is_err());
+    }
+
+    /// Every ASCII token of one to three characters reads as the general
+    /// reader reads it.
+    #[test]
+    fn ascii_tokens_read_as_the_general_reader_does() {
+        let alphabet: Vec<u8> = b"0123456789TJQKAtjqkahscdHSCDBRJbrjx1 ,".to_vec();
+        let mut tokens: Vec<Vec<u8>> = alphabet.iter().map(|&a| vec![a]).collect();
+        for &a in &alphabet {
+            for &b in &alphabet {
+                tokens.push(vec![a, b]);
+                for &c in &alphabet {
+                    tokens.push(vec![a, b, c]);
+                }
+            }
+        }
+        for t in tokens {
+            let text = std::str::from_utf8(&t).unwrap();
+            if !t.contains(&b' ') {
+                assert_eq!(ascii_card(&t), Card::parse_any(text).ok(), "{text:?}");
+            }
+            assert_eq!(Card::parse(text).ok(), Card::parse_any(text).ok(), "{text:?}");
+        }
     }
 }

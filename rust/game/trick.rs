@@ -65,7 +65,7 @@ impl PlayState {
 
     /// The current player's hand prepared against the current top: `count`
     /// and `nth` of it give the plays `moves` lists without listing them.
-    #[inline]
+    #[inline(always)]
     pub fn move_gen(&self) -> MoveGen {
         MoveGen::new(self.hands[self.current as usize], self.level, self.top.map(|m| m.combo), self.rules)
     }

@@ -55,5 +55,5 @@ pub(crate) mod reference;
 mod tests;
 
 pub use meaning::{classify, is_valid, wildcard_meaning};
-pub use moves::{ComboRules, Mode, Move};
+pub use moves::{ComboRules, Mode, Move, Visitor};
 pub use walker::{count_moves, generate, legal_moves, nth_move, MoveGen};

@@ -4,6 +4,7 @@
 
 use crate::cards::cardset::CardSet;
 use crate::movegen::combo::Combo;
+use std::ops::ControlFlow;
 
 /// A play: the physical cards and what they are declared as.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -14,6 +15,20 @@ pub struct Move {
     pub combo: Combo,
     /// How many wildcards (heart level cards) the play uses.
     pub wild: u8,
+}
+
+/// What [`MoveGen::visit`](crate::movegen::MoveGen::visit) hands every
+/// legal play to, in listing order; a closure `FnMut(Move) -> ControlFlow<()>` is one.
+pub trait Visitor {
+    /// Looks at the next play; `Break` ends the walk.
+    fn visit(&mut self, m: Move) -> ControlFlow<()>;
+}
+
+impl<F: FnMut(Move) -> ControlFlow<()>> Visitor for F {
+    #[inline(always)]
+    fn visit(&mut self, m: Move) -> ControlFlow<()> {
+        self(m)
+    }
 }
 
 /// How moves are listed.

@@ -5,7 +5,7 @@
 
 use crate::cards::cardset::CardSet;
 use crate::movegen::combo::Combo;
-use crate::movegen::Move;
+use crate::movegen::{Move, Visitor};
 
 /// The card choices of a pattern at card level: up to five ranks, each with
 /// the list of ways to take its cards.
@@ -94,38 +94,40 @@ impl Sink for Push<'_> {
     #[inline(always)]
     fn many(&mut self, combo: Combo, wild: u8, base: u128, l: &Lists) {
         let out = &mut *self.0;
-        let (ls, sh) = (&l.list, &l.shift);
-        // Nested loops, the last list innermost; the outer lists' cards are
-        // or-ed in once per outer iteration. One or two lists (most
-        // patterns) inline.
-        match l.n {
-            0 => out.push(Move { cards: CardSet(base), combo, wild }),
-            1 => {
-                out.reserve(ls[0].len());
-                push_last(out, base, ls[0], sh[0], combo, wild);
-            }
-            2 => {
-                out.reserve(ls[0].len() * ls[1].len());
-                for &b0 in ls[0] {
-                    push_last(out, base | (b0 as u128) << sh[0], ls[1], sh[1], combo, wild);
-                }
-            }
-            _ => many_long(out, combo, wild, base, l),
-        }
+        out.reserve(l.weight() as usize);
+        expand(combo, wild, base, l, &mut |m| out.push(m));
     }
 }
 
-/// `Push::many` for three to five lists.
-#[inline(never)]
-fn many_long(out: &mut Vec<Move>, combo: Combo, wild: u8, base: u128, l: &Lists) {
+/// Every card choice of one pattern (card mode), in the order `Sink::many`
+/// documents, handed to `emit`: nested loops, the last list innermost, the
+/// outer lists' cards or-ed in once per outer iteration. One or two lists
+/// (most patterns) inline.
+#[inline(always)]
+fn expand(combo: Combo, wild: u8, base: u128, l: &Lists, emit: &mut impl FnMut(Move)) {
     let (ls, sh) = (&l.list, &l.shift);
-    out.reserve(l.weight() as usize);
+    match l.n {
+        0 => emit(Move { cards: CardSet(base), combo, wild }),
+        1 => emit_last(emit, base, ls[0], sh[0], combo, wild),
+        2 => {
+            for &b0 in ls[0] {
+                emit_last(emit, base | (b0 as u128) << sh[0], ls[1], sh[1], combo, wild);
+            }
+        }
+        _ => expand_long(combo, wild, base, l, emit),
+    }
+}
+
+/// `expand` for three to five lists.
+#[inline(never)]
+fn expand_long(combo: Combo, wild: u8, base: u128, l: &Lists, emit: &mut impl FnMut(Move)) {
+    let (ls, sh) = (&l.list, &l.shift);
     match l.n {
         3 => {
             for &b0 in ls[0] {
                 let x0 = base | (b0 as u128) << sh[0];
                 for &b1 in ls[1] {
-                    push_last(out, x0 | (b1 as u128) << sh[1], ls[2], sh[2], combo, wild);
+                    emit_last(emit, x0 | (b1 as u128) << sh[1], ls[2], sh[2], combo, wild);
                 }
             }
         }
@@ -135,7 +137,7 @@ fn many_long(out: &mut Vec<Move>, combo: Combo, wild: u8, base: u128, l: &Lists)
                 for &b1 in ls[1] {
                     let x1 = x0 | (b1 as u128) << sh[1];
                     for &b2 in ls[2] {
-                        push_last(out, x1 | (b2 as u128) << sh[2], ls[3], sh[3], combo, wild);
+                        emit_last(emit, x1 | (b2 as u128) << sh[2], ls[3], sh[3], combo, wild);
                     }
                 }
             }
@@ -149,7 +151,7 @@ fn many_long(out: &mut Vec<Move>, combo: Combo, wild: u8, base: u128, l: &Lists)
                     for &b2 in ls[2] {
                         let x2 = x1 | (b2 as u128) << sh[2];
                         for &b3 in ls[3] {
-                            push_last(out, x2 | (b3 as u128) << sh[3], ls[4], sh[4], combo, wild);
+                            emit_last(emit, x2 | (b3 as u128) << sh[3], ls[4], sh[4], combo, wild);
                         }
                     }
                 }
@@ -158,21 +160,53 @@ fn many_long(out: &mut Vec<Move>, combo: Combo, wild: u8, base: u128, l: &Lists)
     }
 }
 
-/// Pushes `x` plus each entry of `list` (shifted by `sh`, a multiple of 8),
+/// Emits `x` plus each entry of `list` (shifted by `sh`, a multiple of 8),
 /// working on the one 64-bit half the entries land in.
 #[inline(always)]
-fn push_last(out: &mut Vec<Move>, x: u128, list: &[u8], sh: u32, combo: Combo, wild: u8) {
+fn emit_last(emit: &mut impl FnMut(Move), x: u128, list: &[u8], sh: u32, combo: Combo, wild: u8) {
     let (lo, hi) = (x as u64, (x >> 64) as u64);
     let mk = |lo: u64, hi: u64| Move { cards: CardSet(((hi as u128) << 64) | lo as u128), combo, wild };
     if sh < 64 {
         for &b in list {
-            out.push(mk(lo | (b as u64) << sh, hi));
+            emit(mk(lo | (b as u64) << sh, hi));
         }
     } else {
         let sh = sh - 64;
         for &b in list {
-            out.push(mk(lo, hi | (b as u64) << sh));
+            emit(mk(lo, hi | (b as u64) << sh));
         }
+    }
+}
+
+/// Hands every move to a visitor until it breaks.
+pub(super) struct Visit<'a, V> {
+    pub(super) v: &'a mut V,
+    pub(super) stopped: bool,
+}
+
+impl<V: Visitor> Sink for Visit<'_, V> {
+    const SKIPS: bool = false;
+
+    #[inline(always)]
+    fn skip(&mut self, _: u32) -> bool {
+        false
+    }
+
+    #[inline(always)]
+    fn done(&self) -> bool {
+        self.stopped
+    }
+
+    #[inline(always)]
+    fn one(&mut self, m: Move) {
+        if !self.stopped && self.v.visit(m).is_break() {
+            self.stopped = true;
+        }
+    }
+
+    #[inline(always)]
+    fn many(&mut self, combo: Combo, wild: u8, base: u128, l: &Lists) {
+        expand(combo, wild, base, l, &mut |m| self.one(m));
     }
 }
 

@@ -17,9 +17,14 @@ use crate::cards::cardset::CardSet;
 use crate::movegen::bits::{ONE_BJ, ONE_RJ};
 use crate::movegen::combo::{Combo, Kind};
 use crate::movegen::counts::Counts;
-use crate::movegen::sinks::{Count, Lists, Nth, Push, Sink};
+use crate::movegen::sinks::{Count, Lists, Nth, Push, Sink, Visit};
 use crate::movegen::tables::{tables, value_mask, SubTables};
-use crate::movegen::{ComboRules, Mode, Move};
+use crate::movegen::{ComboRules, Mode, Move, Visitor};
+
+/// Every family of `MoveGen::family`.
+const ALL_FAMILIES: u16 = 0x3FF;
+/// The families of bombs: same-rank bombs, straight flushes, the joker bomb.
+const BOMB_FAMILIES: u16 = 0x380;
 
 /// A hand prepared for listing its legal plays against one top (or leading).
 ///
@@ -43,9 +48,10 @@ pub struct MoveGen {
     pub(super) c: Counts,
     pub(super) t: &'static SubTables,
     pub(super) rules: ComboRules,
-    /// Bit `k`: list the non-bomb kind of code `k` (all when leading, the
-    /// top's kind when following a non-bomb, none after a bomb).
-    pub(super) kinds: u8,
+    /// Bit `f`: walk family `f` (see `family`): every family when leading,
+    /// the top's kind and the bombs when following a non-bomb, the bombs
+    /// after a bomb.
+    pub(super) kinds: u16,
     /// Ranks (0..=14) whose value beats the top, for rank-valued kinds.
     pub(super) vmask: u16,
     /// Runs must start at a ladder position above this.
@@ -59,17 +65,35 @@ impl MoveGen {
     #[inline(always)]
     pub fn new(hand: CardSet, level: u8, top: Option<Combo>, rules: ComboRules) -> MoveGen {
         let (kinds, min_value, min_power) = match top {
-            None => (0x7F, -1, 0),
-            Some(t) if t.kind.is_bomb() => (0, i32::MAX, t.bomb_power(level) as i32),
-            Some(t) => (1 << t.kind as u8, t.value(level) as i32, 0),
+            None => (ALL_FAMILIES, -1, 0),
+            Some(t) if t.kind.is_bomb() => (BOMB_FAMILIES, i32::MAX, t.bomb_power(level) as i32),
+            Some(t) => (1 << t.kind as u8 | BOMB_FAMILIES, t.value(level) as i32, 0),
         };
         MoveGen { c: Counts::new(hand, level), t: tables(), rules, kinds, vmask: value_mask(level, min_value), min_pos: min_value, min_power }
+    }
+
+    /// Leaves the bombs (same-rank bombs, straight flushes, the joker bomb)
+    /// out of every listing from now on.
+    #[inline(always)]
+    pub fn leave_out_bombs(&mut self) {
+        self.kinds &= !BOMB_FAMILIES;
     }
 
     /// Appends every legal play to `out` (not cleared), in the order of [`generate`].
     #[inline]
     pub fn generate(&self, mode: Mode, out: &mut Vec<Move>) {
         let mut s = Push(out);
+        match mode {
+            Mode::Pattern => self.walk::<false, _>(&mut s),
+            Mode::Cards => self.walk::<true, _>(&mut s),
+        }
+    }
+
+    /// Hands every legal play to `v`, in the order of [`generate`], until
+    /// `v` breaks: a choice that looks at each play once needs no list.
+    #[inline]
+    pub fn visit(&self, mode: Mode, v: &mut impl Visitor) {
+        let mut s = Visit { v, stopped: false };
         match mode {
             Mode::Pattern => self.walk::<false, _>(&mut s),
             Mode::Cards => self.walk::<true, _>(&mut s),
@@ -111,41 +135,41 @@ impl MoveGen {
         }
     }
 
-    #[inline(always)]
-    fn wants(&self, kind: Kind) -> bool {
-        (self.kinds >> kind as u8) & 1 != 0
-    }
-
-    /// Walks every family in order.
+    /// Walks the wanted families in order.
     #[inline(always)]
     pub(super) fn walk<const CARDS: bool, S: Sink>(&self, s: &mut S) {
-        // Unrolled by hand, so that each `family` call has a constant index.
+        // Unrolled by hand, so that each `family` call has a constant index;
+        // done once no wanted family is left.
         macro_rules! families {
             ($($f:literal)*) => {
                 $(
-                    if s.done() {
+                    if (self.kinds >> $f) & 1 != 0 {
+                        if s.done() {
+                            return;
+                        }
+                        self.family::<CARDS, S>($f, s);
+                    }
+                    if self.kinds >> $f <= 1 {
                         return;
                     }
-                    self.family::<CARDS, S>($f, s);
                 )*
             };
         }
         families!(0 1 2 3 4 5 6 7 8 9);
     }
 
-    /// Walks family `f`: the seven non-bomb kinds in `KINDS` order (those
-    /// wanted), then same-rank bombs, straight flushes, the joker bomb.
+    /// Walks family `f`: the seven non-bomb kinds in `KINDS` order, then
+    /// same-rank bombs, straight flushes, the joker bomb.
     #[inline(always)]
     pub(super) fn family<const CARDS: bool, S: Sink>(&self, f: usize, s: &mut S) {
-        let kind = |k: Kind| self.wants(k);
         match f {
-            0 if kind(Kind::Single) => self.singles::<CARDS, S>(s),
-            1 if kind(Kind::Pair) => self.pairs::<CARDS, S>(s),
-            2 if kind(Kind::Triple) => self.triples::<CARDS, S>(s),
-            3 if kind(Kind::FullHouse) => self.full_houses::<CARDS, S>(s),
-            4 if kind(Kind::Straight) => self.straights::<CARDS, S>(s),
-            5 if kind(Kind::Tube) => self.tubes::<CARDS, S>(s),
-            6 if kind(Kind::Plate) => self.plates::<CARDS, S>(s),
+            0 => self.singles::<CARDS, S>(s),
+            1 => self.pairs::<CARDS, S>(s),
+            2 => self.triples::<CARDS, S>(s),
+            3 => self.full_houses::<CARDS, S>(s),
+            4 => self.straights::<CARDS, S>(s),
+            5 => self.tubes::<CARDS, S>(s),
+            6 => self.plates::<CARDS, S>(s),
             7 if self.c.any_ge(4 - self.c.wild) => self.same_rank_bombs::<CARDS, S>(s),
             8 => self.straight_flush_family::<CARDS, S>(s),
             9 if self.c.nat(RANK_BJ) == 2 && self.c.nat(RANK_RJ) == 2 && 9 * 32 + 15 > self.min_power => {

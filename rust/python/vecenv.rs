@@ -262,6 +262,38 @@ impl PyVectorEnv {
         self.run(py, |env, out, stop| env.step_random(out, stop))
     }
 
+    /// The legal action index of highest score at each table, `scores` a
+    /// float32 or float64 array (num_envs, action_size) (a policy's logits):
+    /// the same as the argmax over the scores with the illegal entries set
+    /// to -inf (lowest index on ties, a NaN counted highest), reading only
+    /// the legal entries; the first legal index where every legal score is -inf.
+    fn best_legal<'py>(&self, py: Python<'py>, scores: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let env = self.env()?;
+        let n = env.tables.len();
+        let shape = [n, crate::rl::SIZE];
+        let mut out = vec![0i64; n];
+        let busy = || InvalidArgumentError::new_err("scores is being written elsewhere");
+        let bad_shape = |s: &[usize]| InvalidArgumentError::new_err(format!("scores must have shape ({}, {}), not {s:?}", shape[0], shape[1]));
+        if let Ok(a) = scores.cast::<PyArray2<f32>>() {
+            let ro = a.try_readonly().map_err(|_| busy())?;
+            let v = ro.as_array();
+            if v.shape() != shape {
+                return Err(bad_shape(v.shape()));
+            }
+            env.best_legal(|t, i| v[[t, i]] as f64, &mut out)?;
+        } else if let Ok(a) = scores.cast::<PyArray2<f64>>() {
+            let ro = a.try_readonly().map_err(|_| busy())?;
+            let v = ro.as_array();
+            if v.shape() != shape {
+                return Err(bad_shape(v.shape()));
+            }
+            env.best_legal(|t, i| v[[t, i]], &mut out)?;
+        } else {
+            return Err(bad_arg("scores", &format!("a float32 or float64 numpy array of shape ({}, {})", shape[0], shape[1]), scores));
+        }
+        Ok(PyArray1::from_vec(py, out))
+    }
+
     /// Releases the tables; every later call raises InvalidStateError.
     fn close(&mut self) {
         self.env = None;

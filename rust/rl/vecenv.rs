@@ -245,6 +245,31 @@ impl VectorEnv {
         self.run(out, |t, s, seed, i| t.step(s, seed, i, Move::Random, stop))
     }
 
+    /// The legal index of highest score at each table, `score(t, i)` the
+    /// score of index `i` at table `t`: the lowest on ties, the first NaN
+    /// if any (numpy's argmax over the scores with the illegal ones set to
+    /// -inf), the first legal index when every legal score is -inf.
+    pub fn best_legal(&self, score: impl Fn(usize, usize) -> f64, out: &mut [i64]) -> Result<()> {
+        if self.tables.iter().any(|t| !t.started || t.sorted.is_empty()) {
+            return Err(Error::InvalidState("the environment has not been reset: call reset() first".into()));
+        }
+        for (t, (table, o)) in self.tables.iter().zip(out.iter_mut()).enumerate() {
+            let mut best: Option<(u16, f64)> = None;
+            for &i in &table.sorted {
+                let v = score(t, i as usize);
+                if v.is_nan() {
+                    best = Some((i, v));
+                    break;
+                }
+                if best.is_none_or(|(_, b)| v > b) {
+                    best = Some((i, v));
+                }
+            }
+            *o = best.map_or(-1, |(i, _)| i as i64);
+        }
+        Ok(())
+    }
+
     /// Whether a native seat searches (a step may then take long enough to be interrupted).
     pub fn searches(&self) -> bool {
         self.setting.natives.iter().any(|p| matches!(p, Some(crate::search::policy::Policy::Search(_))))

@@ -43,6 +43,7 @@ impl Chooser for Policy {
     fn pick(&self, state: &PlayState, ctx: &Context, rng: &mut Rng, buf: &mut Vec<Move>, run: &Run) -> Result<Option<Move>> {
         match self {
             Policy::Random => Random.pick(state, ctx, rng, buf, run),
+            Policy::Greedy => Greedy.pick(state, ctx, rng, buf, run),
             _ => pick_listed(self, state, ctx, rng, buf, run),
         }
     }

@@ -21,6 +21,7 @@ ends, as described in docs/environments.md.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -37,6 +38,16 @@ from guandan_fast.envs._episode import AGENTS, Episode, observation_bounds, rend
 _SEATS = {a: s for s, a in enumerate(AGENTS)}
 
 __all__ = ["GuandanAECEnv", "GuandanVectorAECEnv", "env", "parallel_env", "raw_env", "vector_env"]
+
+
+class _Actions(spaces.Discrete):  # type: ignore[misc]
+    """`Discrete(n)` whose `contains` answers a Python int without numpy (the
+    out-of-bounds wrapper asks it every step); anything else as `Discrete` does."""
+
+    def contains(self, x: Any) -> bool:
+        if type(x) is int and self.start == 0:
+            return 0 <= x < self.n
+        return bool(super().contains(x))
 
 
 class GuandanAECEnv(AECEnv):  # type: ignore[misc]
@@ -70,7 +81,7 @@ class GuandanAECEnv(AECEnv):  # type: ignore[misc]
             )
             for a in AGENTS
         }
-        self.action_spaces = {a: spaces.Discrete(actions.SIZE) for a in AGENTS}
+        self.action_spaces = {a: _Actions(actions.SIZE) for a in AGENTS}
         self.np_random, _ = seeding.np_random(None)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -147,6 +158,52 @@ def raw_env(**kwargs: Any) -> GuandanAECEnv:
     return GuandanAECEnv(**kwargs)
 
 
+#: The AEC state a wrapper reads on every step; `_state_reads` reads it from the bare env.
+_STATE = ("agents", "agent_selection", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos")
+#: Of those, what `OrderEnforcingWrapper` refuses before reset.
+_AFTER_RESET = frozenset(_STATE) - {"_cumulative_rewards"}
+
+
+def _state_read(name: str, guarded: bool) -> property:
+    if not guarded:
+        return property(operator.attrgetter(f"_bare.{name}"), doc=f"The bare env's ``{name}``.")
+
+    def read(self: Any) -> Any:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self._bare, name)
+
+    return property(read, doc=f"The bare env's ``{name}``.")
+
+
+def _state_reads(cls: type, qualname: str, guarded: bool = False) -> type:
+    """`cls` (a PettingZoo wrapper) with the AEC state read from the bare env
+    at once: each wrapper forwards unknown attributes to the next one, a
+    lookup chain that cost more than the game's own step. Same values, same
+    errors (before reset, when `guarded`), same name; `qualname` is the
+    module's name for it (for pickle)."""
+
+    def __init__(self: Any, env: AECEnv, *args: Any, **kwargs: Any) -> None:
+        cls.__init__(self, env, *args, **kwargs)
+        self._bare = env.unwrapped
+
+    body: dict[str, Any] = {name: _state_read(name, guarded and name in _AFTER_RESET) for name in _STATE}
+    body.update(
+        __init__=__init__,
+        __str__=lambda self: str(self.env),
+        action_space=lambda self, agent: self._bare.action_space(agent),
+        __doc__=cls.__doc__,
+        __module__=__name__,
+        __qualname__=qualname,
+    )
+    return type(cls.__name__, (cls,), body)
+
+
+_TerminateIllegal = _state_reads(wrappers.TerminateIllegalWrapper, "_TerminateIllegal")
+_AssertOutOfBounds = _state_reads(wrappers.AssertOutOfBoundsWrapper, "_AssertOutOfBounds")
+_OrderEnforcing = _state_reads(wrappers.OrderEnforcingWrapper, "_OrderEnforcing", guarded=True)
+
+
 def env(**kwargs: Any) -> AECEnv:
     """The AEC env with PettingZoo's standard classic-game wrappers.
 
@@ -155,9 +212,9 @@ def env(**kwargs: Any) -> AECEnv:
     AssertionError; stepping before reset is refused.
     """
     e: AECEnv = raw_env(**kwargs)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    e = _TerminateIllegal(e, illegal_reward=-1)
+    e = _AssertOutOfBounds(e)
+    return _OrderEnforcing(e)
 
 
 def parallel_env(**kwargs: Any) -> Any:

@@ -1,14 +1,16 @@
 //! The greedy policy (`"greedy"`): a cheap baseline, and the rollouts of `mc`.
 
+use crate::cards::cardset::CardSet;
 use crate::error::Result;
 use crate::game::trick::{partner, PlayState};
 use crate::game::Action;
 use crate::movegen::combo::{rank_value, Kind};
-use crate::movegen::Move;
+use crate::movegen::{Mode, Move, Visitor};
 use crate::rng::Rng;
 use crate::search::choosers::Chooser;
 use crate::search::context::Context;
 use crate::search::run::Run;
+use std::ops::ControlFlow;
 
 /// An opponent with this many cards or fewer is "close to going out".
 pub const GREEDY_BOMB_THRESHOLD: u32 = 6;
@@ -23,39 +25,158 @@ impl Chooser for Greedy {
     fn choose(&self, state: &PlayState, _: &Context, moves: &[Move], _: &mut Rng, _: &Run) -> Result<Option<usize>> {
         Ok(choose(state, moves))
     }
+
+    /// Without building the list: the plays looked at as they are found.
+    #[inline]
+    fn pick(&self, state: &PlayState, _: &Context, _: &mut Rng, _: &mut Vec<Move>, run: &Run) -> Result<Option<Move>> {
+        Ok(pick(state, run.mode))
+    }
 }
 
-#[inline]
-fn cost(m: &Move, level: u8) -> (bool, u8, u8, std::cmp::Reverse<u8>) {
-    (m.combo.kind.is_bomb(), m.wild, m.combo.value(level), std::cmp::Reverse(m.combo.size))
+/// The greedy choice among the plays offered one by one in listing order
+/// (non-bombs before bombs, as the generator lists them): the first play
+/// that empties the hand, else passing over the partner when no opponent
+/// is close to going out, else the first play of least cost among those allowed.
+struct Scan {
+    level: u8,
+    danger: bool,
+    following: bool,
+    /// Passing over the partner unless a play empties the hand.
+    yield_to_partner: bool,
+    /// A non-bomb was offered (or, for a whole list, is in it).
+    non_bomb: bool,
+    /// Cards in the mover's hand.
+    hand: u32,
+    /// Offer number of the play that empties the hand, `NONE` until one is offered.
+    going_out: u32,
+    /// Cost key and offer number of the best allowed play so far (`NONE`: none yet).
+    best_key: u32,
+    best: u32,
+    offered: u32,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl Scan {
+    #[inline(always)]
+    fn new(state: &PlayState) -> Scan {
+        let me = state.current as usize;
+        let close = |h: CardSet| !h.is_empty() && h.len() <= GREEDY_BOMB_THRESHOLD;
+        let danger = close(state.hands[(me + 1) % 4]) || close(state.hands[(me + 3) % 4]);
+        let following = state.top.is_some();
+        Scan {
+            level: state.level,
+            danger,
+            following,
+            yield_to_partner: following && state.top_seat == partner(me as u8) && !danger,
+            non_bomb: false,
+            hand: state.hands[me].len(),
+            going_out: NONE,
+            best_key: NONE,
+            best: NONE,
+            offered: 0,
+        }
+    }
+
+    /// Whether some play can empty the hand (no play has more than ten cards).
+    #[inline(always)]
+    fn may_go_out(&self) -> bool {
+        self.hand <= 10
+    }
+
+    /// Looks at the next play; `Break` once the choice is known (a play that empties the hand).
+    #[inline(always)]
+    fn offer(&mut self, m: &Move) -> ControlFlow<()> {
+        let i = self.offered;
+        self.offered += 1;
+        // A play's declared size is its number of cards; the count confirms it.
+        if m.combo.size as u32 == self.hand && m.cards.len() == self.hand {
+            self.going_out = i;
+            return ControlFlow::Break(());
+        }
+        if self.yield_to_partner {
+            return ControlFlow::Continue(());
+        }
+        let bomb = m.combo.kind.is_bomb();
+        self.non_bomb |= !bomb;
+        if bomb && !self.danger && (self.following || self.non_bomb) {
+            return ControlFlow::Continue(());
+        }
+        if m.combo.kind == Kind::JokerBomb && !self.danger && self.following {
+            return ControlFlow::Continue(());
+        }
+        // Bombs last, then fewer wildcards, lower value, more cards.
+        let key = (bomb as u32) << 24 | (m.wild as u32) << 16 | (m.combo.value(self.level) as u32) << 8 | (255 - m.combo.size as u32);
+        if key < self.best_key {
+            self.best_key = key;
+            self.best = i;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// The choice: the offer number of the play, `None` to pass.
+    #[inline(always)]
+    fn choice(&self) -> Option<u32> {
+        if self.going_out != NONE {
+            Some(self.going_out)
+        } else if self.yield_to_partner || self.best == NONE {
+            None
+        } else {
+            Some(self.best)
+        }
+    }
 }
 
 /// The greedy choice among `moves` for the seat to move (`None` = pass).
 pub fn choose(state: &PlayState, moves: &[Move]) -> Option<usize> {
-    let level = state.level;
-    let me = state.current;
-    let hand = state.hands[me as usize].len();
-    // Going out at once wins everything else.
-    if let Some(i) = moves.iter().position(|m| m.cards.len() == hand) {
-        return Some(i);
+    let mut scan = Scan::new(state);
+    scan.non_bomb = moves.iter().any(|x| !x.combo.kind.is_bomb());
+    for m in moves {
+        if scan.offer(m).is_break() {
+            break;
+        }
     }
-    let danger = (0..4u8).filter(|&s| s % 2 != me % 2).any(|s| !state.is_out(s) && state.hands[s as usize].len() <= GREEDY_BOMB_THRESHOLD);
-    if state.top.is_some() && state.top_seat == partner(me) && !danger {
+    scan.choice().map(|i| i as usize)
+}
+
+/// The play `choose` picks among the plays listed by `mode`, found
+/// without listing them (`None` = pass).
+pub fn pick(state: &PlayState, mode: Mode) -> Option<Move> {
+    if state.over {
         return None;
     }
-    let mut best: Option<usize> = None;
-    for (i, m) in moves.iter().enumerate() {
-        if m.combo.kind.is_bomb() && !danger && (state.top.is_some() || moves.iter().any(|x| !x.combo.kind.is_bomb())) {
-            continue;
-        }
-        if m.combo.kind == Kind::JokerBomb && !danger && state.top.is_some() {
-            continue;
-        }
-        if best.is_none_or(|b| cost(m, level) < cost(&moves[b], level)) {
-            best = Some(i);
-        }
+    let mut p = Picker { scan: Scan::new(state), chosen: None };
+    if p.scan.yield_to_partner && !p.scan.may_go_out() {
+        return None;
     }
-    best
+    let mut g = state.move_gen();
+    // Bombs are skipped unless an opponent is close to going out (when
+    // leading, a single is always there instead), and none empties a hand
+    // of more than ten cards.
+    if !p.scan.danger && !p.scan.may_go_out() {
+        g.leave_out_bombs();
+    }
+    g.visit(mode, &mut p);
+    p.scan.choice().and(p.chosen)
+}
+
+/// A `Scan` over the plays as they are found, keeping the one it would choose.
+struct Picker {
+    scan: Scan,
+    chosen: Option<Move>,
+}
+
+impl Visitor for Picker {
+    #[inline(always)]
+    fn visit(&mut self, m: Move) -> ControlFlow<()> {
+        let i = self.scan.offered;
+        let step = self.scan.offer(&m);
+        // Only the play that is best so far (or goes out) can be the choice.
+        if self.scan.going_out == i || self.scan.best == i {
+            self.chosen = Some(m);
+        }
+        step
+    }
 }
 
 /// The weakest tribute or return card among `options` (tribute options are
@@ -66,4 +187,41 @@ pub fn tribute_choice(options: &[Action], level: u8) -> Option<Action> {
         _ => (u8::MAX, usize::MAX),
     };
     options.iter().min_by_key(|a| strength(a)).copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::ComboRules;
+
+    /// Random deals, both listing modes: the play found without a list is
+    /// the one `choose` picks from the list, at every decision.
+    #[test]
+    fn pick_is_choose_on_the_listed_plays() {
+        let mut buf = Vec::new();
+        let mut decisions = 0;
+        for seed in 0..60u64 {
+            let mut rng = Rng::new(seed);
+            let hands = crate::cards::deck::deal(&mut rng);
+            let mode = if seed % 3 == 0 { Mode::Cards } else { Mode::Pattern };
+            let mut s = PlayState::new(hands, (seed % 13) as u8, (seed % 4) as u8, ComboRules::default());
+            while !s.over {
+                buf.clear();
+                s.moves(mode, &mut buf);
+                assert!(buf.iter().all(|m| m.combo.size as u32 == m.cards.len()), "a play's size is its number of cards");
+                let want = choose(&s, &buf).map(|i| buf[i]);
+                assert_eq!(pick(&s, mode), want, "seed {seed}");
+                decisions += 1;
+                // Half the moves random, so that positions vary beyond greedy's own.
+                let k = rng.below(buf.len() as u32 + s.can_pass() as u32) as usize;
+                let m = if rng.below(2) == 0 { want } else { buf.get(k).copied() };
+                match m {
+                    Some(m) => s.play_unchecked(m),
+                    None if s.can_pass() => s.pass_unchecked(),
+                    None => s.play_unchecked(buf[0]),
+                }
+            }
+        }
+        assert!(decisions > 3000);
+    }
 }
