@@ -1,6 +1,7 @@
-//! Built-in policies, playouts, hidden-hand sampling, Monte Carlo evaluation
-//! and parallel simulation.
+//! Built-in policies, playouts, hidden-hand sampling, Monte Carlo evaluation,
+//! parallel simulation and the exact endgame solver.
 
+pub mod endgame;
 pub mod ismcts;
 pub mod matches;
 pub mod montecarlo;
