@@ -89,7 +89,7 @@ fn table(ks: &[u32], n: usize) {
                 let t1 = Instant::now();
                 let mut big = Solver::new(Budget::nodes(2_000_000));
                 let r = big.solve(st, &out);
-                println!("unsolved k={k} nodes={} | big: {:?} nodes={} in {:?} | level={} cards={:?} cur={} top={:?} n_out={}", solver.nodes(), r.map(|r| r.value), big.nodes(), t1.elapsed(), st.level, st.hands.map(|h| h.to_string()), st.current, st.top.map(|m| m.combo.to_string()), st.n_out);
+                println!("unsolved k={k} nodes={} | big: {:?} nodes={} in {:?} | level={} cards={:?} cur={} top={:?} top_seat={} finish={:?} n_out={}", solver.nodes(), r.map(|r| r.value), big.nodes(), t1.elapsed(), st.level, st.hands.map(|h| h.to_string()), st.current, st.top.map(|m| m.cards.to_string()), st.top_seat, st.finish, st.n_out);
             }
             if let Some(s) = s {
                 solved += 1;

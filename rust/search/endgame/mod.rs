@@ -180,8 +180,8 @@ pub struct Solver {
     deadline: Option<Instant>,
 }
 
-/// Buckets (log2) of the default table: 2^18 buckets, 12 MiB.
-pub const DEFAULT_TABLE_BITS: u32 = 18;
+/// Buckets (log2) of the default table: 2^16 buckets of 64 bytes, 4 MiB.
+pub const DEFAULT_TABLE_BITS: u32 = 16;
 
 impl Solver {
     /// A solver with `budget` per solve and the default table.
@@ -190,7 +190,7 @@ impl Solver {
     }
 
     /// A solver with `budget` per solve and a table of `2^bits` buckets of
-    /// two 24-byte entries (`bits` clamped to 4..=30).
+    /// four positions, 64 bytes each (`bits` clamped to 4..=28).
     pub fn with_table_bits(budget: Budget, bits: u32) -> Solver {
         Solver {
             budget,
@@ -255,9 +255,12 @@ impl Solver {
         }
         let now = (state.level, state.rules, *outcomes);
         if self.proved_for != Some(now) || !self.layout.covers(&state.hands) {
-            self.table.clear();
             self.layout = Layout::new(state.hands);
+            self.table.clear(self.layout.width());
             self.proved_for = Some(now);
+        }
+        if !self.table.fits(self.layout.width()) {
+            return false;
         }
         self.outcomes = *outcomes;
         self.nodes = 0;
@@ -347,6 +350,32 @@ impl Solver {
         }
     }
 
+    /// The test of the position after the mover plays `m` (or passes) when
+    /// the end of the deal, the finishing order so far or the table decide it.
+    #[inline]
+    fn known(&self, st: &PlayState, hk: u128, m: Move, t: u8) -> Option<bool> {
+        let mut c = *st;
+        let ck = if m.cards.is_empty() {
+            c.pass_unchecked();
+            hk
+        } else {
+            c.play_unchecked(m);
+            hk - self.layout.cards_key(st.current, m.cards)
+        };
+        if c.over {
+            return Some(self.outcomes.class(&c.finish) >= t);
+        }
+        let (plo, phi) = self.outcomes.bounds_of(&c);
+        let b = self.table.probe(ck | meta(&c)).map_or((plo, phi), |b| (b.lo.max(plo), b.hi.min(phi)));
+        if b.0 >= t {
+            Some(true)
+        } else if b.1 < t {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
     /// Whether team 0 reaches outcome index `t` or better from `st` (`hk`
     /// the key of its hands).
     fn test(&mut self, st: &PlayState, hk: u128, t: u8) -> Search<bool> {
@@ -383,6 +412,20 @@ impl Solver {
         }
         self.order[obase..].sort_by_key(|&(p, _)| std::cmp::Reverse(p));
         let max = team(st.current) == 0;
+        if n == 1 && st.top.is_some() {
+            // Passing is forced: nothing to store here, the child stores it.
+            self.moves.truncate(base);
+            return self.child(st, hk, PASS, t);
+        }
+        // A child the table (or the end of the deal) already decides.
+        for i in 0..n {
+            let m = self.moves[base + i];
+            if self.known(st, hk, m, t) == Some(max) {
+                self.moves.truncate(base);
+                self.table.store(key, if max { t } else { 0 }, if max { u8::MAX } else { t - 1 }, i as u16, 1);
+                return Ok(max);
+            }
+        }
         let mut result = !max;
         let mut best = u16::MAX;
         for j in 0..n {

@@ -32,6 +32,8 @@ pub(super) struct Layout {
     pub(super) root: [CardSet; 4],
     /// `pos[seat][face]`: the lowest bit of the face's count field.
     pos: [[u8; 54]; 4],
+    /// Bits of a key.
+    width: u32,
 }
 
 impl Layout {
@@ -48,7 +50,12 @@ impl Layout {
             }
         }
         debug_assert!(next <= 128);
-        Layout { root, pos }
+        Layout { root, pos, width: next }
+    }
+
+    /// Bits of a key.
+    pub(super) fn width(&self) -> u32 {
+        self.width
     }
 
     /// Whether every hand of `hands` is part of the layout's root hand.
@@ -91,10 +98,11 @@ pub(super) fn meta(st: &PlayState) -> u128 {
     (st.current as u32 | f1 << 2 | top << 5) as u128
 }
 
-/// One stored position.
+/// One stored position: the part of its mixed key the bucket does not
+/// tell, its bounds and best child.
 #[derive(Clone, Copy, Default)]
 struct Entry {
-    key: [u64; 2],
+    check: u64,
     /// Solve generation that wrote it; 0 = empty.
     generation: u16,
     /// Bounds on the outcome index.
@@ -106,6 +114,11 @@ struct Entry {
     work: u8,
 }
 
+/// Four entries, one cache line.
+#[derive(Clone, Copy, Default)]
+#[repr(align(64))]
+struct Bucket([Entry; 4]);
+
 /// What a probe finds: outcome bounds and the best child.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Bounds {
@@ -114,63 +127,75 @@ pub(super) struct Bounds {
     pub(super) best: u16,
 }
 
-/// The transposition table: `2^bits` buckets of two entries.
+/// The transposition table: `2^bits` buckets of four entries.
+///
+/// Keys of `width` bits are mixed by a bijection of `width`-bit numbers;
+/// the low `bits` bits of the mix choose the bucket and the entry keeps the
+/// rest, so an entry found is the key's own (exact) as long as the rest
+/// fits in 64 bits (`fits`).
 pub(super) struct Table {
-    entries: Vec<Entry>,
-    mask: usize,
+    buckets: Vec<Bucket>,
+    bits: u32,
+    /// Bits of the keys of the current layout.
+    width: u32,
     generation: u16,
 }
 
-#[inline]
-fn split(key: u128) -> [u64; 2] {
-    [key as u64, (key >> 64) as u64]
-}
+/// An odd multiplier (invertible modulo any power of two).
+const MIX: u128 = 0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835;
 
 impl Table {
     /// A table of `2^bits` buckets (zeroed lazily by the allocator).
     pub(super) fn new(bits: u32) -> Table {
-        let n = 1usize << bits.clamp(4, 30);
-        Table { entries: vec![Entry::default(); 2 * n], mask: n - 1, generation: 1 }
+        let bits = bits.clamp(4, 28);
+        Table { buckets: vec![Bucket::default(); 1 << bits], bits, width: 128, generation: 1 }
     }
 
-    /// Forgets every entry (a new layout: old keys mean other positions).
-    pub(super) fn clear(&mut self) {
+    /// Whether keys of `width` bits are stored exactly.
+    pub(super) fn fits(&self, width: u32) -> bool {
+        width <= 64 + self.bits
+    }
+
+    /// Forgets every entry and takes keys of `width` bits (a new layout:
+    /// old keys mean other positions).
+    pub(super) fn clear(&mut self, width: u32) {
+        self.width = width.max(self.bits + 1);
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            self.entries.iter_mut().for_each(|e| *e = Entry::default());
+            self.buckets.iter_mut().for_each(|b| *b = Bucket::default());
             self.generation = 1;
         }
     }
 
+    /// The bucket and check of `key` (a bijection of `width`-bit numbers).
     #[inline]
-    fn bucket(&self, key: u128) -> usize {
-        let mut h = key as u64 ^ ((key >> 64) as u64).rotate_left(29);
-        h = (h ^ (h >> 32)).wrapping_mul(0xD6E8_FEB8_6659_FD93);
-        h = (h ^ (h >> 32)).wrapping_mul(0xD6E8_FEB8_6659_FD93);
-        2 * ((h >> 32) as usize & self.mask)
+    fn place(&self, key: u128) -> (usize, u64) {
+        let w = self.width;
+        let mask = if w >= 128 { u128::MAX } else { (1u128 << w) - 1 };
+        let mut x = key & mask;
+        x ^= x >> (w / 2);
+        x = x.wrapping_mul(MIX) & mask;
+        x ^= x >> (w / 2);
+        ((x as usize) & ((1 << self.bits) - 1), (x >> self.bits) as u64)
     }
 
     /// The entry of `key`, if stored in this generation.
     #[inline]
     pub(super) fn probe(&self, key: u128) -> Option<Bounds> {
-        let b = self.bucket(key);
-        let k = split(key);
-        self.entries[b..b + 2]
-            .iter()
-            .find(|e| e.generation == self.generation && e.key == k)
-            .map(|e| Bounds { lo: e.lo, hi: e.hi, best: e.best })
+        let (b, check) = self.place(key);
+        let g = self.generation;
+        self.buckets[b].0.iter().find(|e| e.generation == g && e.check == check).map(|e| Bounds { lo: e.lo, hi: e.hi, best: e.best })
     }
 
     /// Stores bounds for `key` (intersected with what is stored) after a
     /// search of `nodes` nodes.
     #[inline]
     pub(super) fn store(&mut self, key: u128, lo: u8, hi: u8, best: u16, nodes: u64) {
-        let b = self.bucket(key);
-        let k = split(key);
+        let (b, check) = self.place(key);
         let g = self.generation;
         let work = (64 - nodes.leading_zeros()) as u8;
-        let pair = &mut self.entries[b..b + 2];
-        if let Some(e) = pair.iter_mut().find(|e| e.generation == g && e.key == k) {
+        let bucket = &mut self.buckets[b].0;
+        if let Some(e) = bucket.iter_mut().find(|e| e.generation == g && e.check == check) {
             e.lo = e.lo.max(lo);
             e.hi = e.hi.min(hi);
             if best != u16::MAX {
@@ -179,12 +204,8 @@ impl Table {
             e.work = e.work.max(work);
             return;
         }
-        let new = Entry { key: k, generation: g, lo, hi, best, work };
-        if pair[0].generation != g || pair[0].work <= work {
-            // The larger search keeps the first slot; the one it displaces gets the second.
-            pair[1] = std::mem::replace(&mut pair[0], new);
-        } else {
-            pair[1] = new;
-        }
+        // The slot of an older solve, else the one that cost least to find.
+        let victim = (0..4).min_by_key(|&i| if bucket[i].generation != g { 0 } else { 1 + bucket[i].work as u32 }).unwrap_or(0);
+        bucket[victim] = Entry { check, generation: g, lo, hi, best, work };
     }
 }
