@@ -350,32 +350,6 @@ impl Solver {
         }
     }
 
-    /// The test of the position after the mover plays `m` (or passes) when
-    /// the end of the deal, the finishing order so far or the table decide it.
-    #[inline]
-    fn known(&self, st: &PlayState, hk: u128, m: Move, t: u8) -> Option<bool> {
-        let mut c = *st;
-        let ck = if m.cards.is_empty() {
-            c.pass_unchecked();
-            hk
-        } else {
-            c.play_unchecked(m);
-            hk - self.layout.cards_key(st.current, m.cards)
-        };
-        if c.over {
-            return Some(self.outcomes.class(&c.finish) >= t);
-        }
-        let (plo, phi) = self.outcomes.bounds_of(&c);
-        let b = self.table.probe(ck | meta(&c)).map_or((plo, phi), |b| (b.lo.max(plo), b.hi.min(phi)));
-        if b.0 >= t {
-            Some(true)
-        } else if b.1 < t {
-            Some(false)
-        } else {
-            None
-        }
-    }
-
     /// Whether team 0 reaches outcome index `t` or better from `st` (`hk`
     /// the key of its hands).
     fn test(&mut self, st: &PlayState, hk: u128, t: u8) -> Search<bool> {
@@ -387,21 +361,27 @@ impl Solver {
         if phi < t {
             return Ok(false);
         }
+        let base = self.moves.len();
+        if st.top.is_some() {
+            exact_plays(st, &mut self.moves);
+            if self.moves.len() == base {
+                // Passing is forced: nothing to look up or store here.
+                return self.child(st, hk, PASS, t);
+            }
+        }
         let key = hk | meta(st);
         let mut hint = u16::MAX;
         if let Some(b) = self.table.probe(key) {
-            if b.lo >= t {
-                return Ok(true);
-            }
-            if b.hi < t {
-                return Ok(false);
+            if b.lo >= t || b.hi < t {
+                self.moves.truncate(base);
+                return Ok(b.lo >= t);
             }
             hint = b.best;
         }
         let start = self.nodes;
-        let base = self.moves.len();
-        exact_plays(st, &mut self.moves);
-        if st.can_pass() {
+        if st.top.is_none() {
+            exact_plays(st, &mut self.moves);
+        } else {
             self.moves.push(PASS);
         }
         let n = self.moves.len() - base;
@@ -412,20 +392,6 @@ impl Solver {
         }
         self.order[obase..].sort_by_key(|&(p, _)| std::cmp::Reverse(p));
         let max = team(st.current) == 0;
-        if n == 1 && st.top.is_some() {
-            // Passing is forced: nothing to store here, the child stores it.
-            self.moves.truncate(base);
-            return self.child(st, hk, PASS, t);
-        }
-        // A child the table (or the end of the deal) already decides.
-        for i in 0..n {
-            let m = self.moves[base + i];
-            if self.known(st, hk, m, t) == Some(max) {
-                self.moves.truncate(base);
-                self.table.store(key, if max { t } else { 0 }, if max { u8::MAX } else { t - 1 }, i as u16, 1);
-                return Ok(max);
-            }
-        }
         let mut result = !max;
         let mut best = u16::MAX;
         for j in 0..n {
@@ -455,7 +421,7 @@ impl Solver {
 #[inline]
 fn priority(st: &PlayState, m: &Move) -> i32 {
     if m.cards.is_empty() {
-        return if st.top_seat == partner(st.current) { 5000 } else { 500 };
+        return if st.top_seat == partner(st.current) { 5000 } else { 0 };
     }
     if m.cards == st.hands[st.current as usize] {
         return 10000;
