@@ -79,6 +79,7 @@ fn table(ks: &[u32], n: usize) {
         let mut times = Vec::with_capacity(ps.len());
         let mut nodes = Vec::new();
         let mut solved = 0;
+        let mut hist = [0u32; 7];
         for st in &ps {
             let t0 = Instant::now();
             let s = solver.solve(st, &out);
@@ -92,6 +93,7 @@ fn table(ks: &[u32], n: usize) {
                 println!("unsolved k={k} nodes={} | big: {:?} nodes={} in {:?} | level={} cards={:?} cur={} top={:?} top_seat={} finish={:?} n_out={}", solver.nodes(), r.map(|r| r.value), big.nodes(), t1.elapsed(), st.level, st.hands.map(|h| h.to_string()), st.current, st.top.map(|m| m.cards.to_string()), st.top_seat, st.finish, st.n_out);
             }
             if let Some(s) = s {
+                if std::env::var("DBG").is_ok() { hist[(s.value + 3).clamp(0, 6) as usize] += 1; }
                 solved += 1;
                 nodes.push(s.nodes);
                 let again = Solver::new(Budget::nodes(s.nodes)).solve(st, &out);
@@ -110,6 +112,7 @@ fn table(ks: &[u32], n: usize) {
             pct(&times, 0.9),
             med_nodes
         );
+        if std::env::var("DBG").is_ok() { println!("hist {hist:?}"); }
     }
     println!("total nodes {all_nodes}");
 }
