@@ -26,9 +26,9 @@ use guandan_fast::game::observe::Knowledge;
 use guandan_fast::game::rules::Rules;
 use guandan_fast::game::trick::PlayState;
 use guandan_fast::rng::Rng;
+use guandan_fast::search::choosers::rule_based as rule;
+use guandan_fast::search::context::Context;
 use guandan_fast::search::endgame::{Budget, Outcomes, Solver};
-use guandan_fast::search::playout::Context;
-use guandan_fast::search::rule;
 use guandan_fast::{Mode, Move};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -90,10 +90,25 @@ fn table(ks: &[u32], n: usize) {
                 let t1 = Instant::now();
                 let mut big = Solver::new(Budget::nodes(2_000_000));
                 let r = big.solve(st, &out);
-                println!("unsolved k={k} nodes={} | big: {:?} nodes={} in {:?} | level={} cards={:?} cur={} top={:?} top_seat={} finish={:?} n_out={}", solver.nodes(), r.map(|r| r.value), big.nodes(), t1.elapsed(), st.level, st.hands.map(|h| h.to_string()), st.current, st.top.map(|m| m.cards.to_string()), st.top_seat, st.finish, st.n_out);
+                println!(
+                    "unsolved k={k} nodes={} | big: {:?} nodes={} in {:?} | level={} cards={:?} cur={} top={:?} top_seat={} finish={:?} n_out={}",
+                    solver.nodes(),
+                    r.map(|r| r.value),
+                    big.nodes(),
+                    t1.elapsed(),
+                    st.level,
+                    st.hands.map(|h| h.to_string()),
+                    st.current,
+                    st.top.map(|m| m.cards.to_string()),
+                    st.top_seat,
+                    st.finish,
+                    st.n_out
+                );
             }
             if let Some(s) = s {
-                if std::env::var("DBG").is_ok() { hist[(s.value + 3).clamp(0, 6) as usize] += 1; }
+                if std::env::var("DBG").is_ok() {
+                    hist[(s.value + 3).clamp(0, 6) as usize] += 1;
+                }
                 solved += 1;
                 nodes.push(s.nodes);
                 let again = Solver::new(Budget::nodes(s.nodes)).solve(st, &out);
@@ -112,7 +127,9 @@ fn table(ks: &[u32], n: usize) {
             pct(&times, 0.9),
             med_nodes
         );
-        if std::env::var("DBG").is_ok() { println!("hist {hist:?}"); }
+        if std::env::var("DBG").is_ok() {
+            println!("hist {hist:?}");
+        }
     }
     println!("total nodes {all_nodes}");
 }

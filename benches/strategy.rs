@@ -8,14 +8,24 @@
 //!   as a rollout step asks (the per-thread memo warm);
 //! * `decompose/bound` — `min_plays_bound`;
 //! * `rule_deal` — one whole deal, four rule players, one thread.
+//! * `greedy_deal` — the same with four greedy players (the rollouts of `mc`).
+//! * `search` — one decision of `mc:200`, `mc-rule:100`, `sh:200` and
+//!   `ismcts:200`, and `evaluate` (50 greedy playouts per action, as
+//!   `gf.evaluate` calls it), on one
+//!   thread, cycling through 16 mid-deal positions (seeded games after 12
+//!   random actions).
 
 use criterion::{Criterion, Throughput};
 use guandan_fast::cards::deck::deal;
 use guandan_fast::game::rules::Rules;
+use guandan_fast::game::{Game, Phase};
 use guandan_fast::movegen::decompose::{min_plays, min_plays_bound, min_plays_cold};
 use guandan_fast::movegen::generate;
+use guandan_fast::parallel::Stop;
 use guandan_fast::rng::Rng;
+use guandan_fast::search::decide::evaluate;
 use guandan_fast::search::policy::Policy;
+use guandan_fast::search::run::Run;
 use guandan_fast::search::simulate::simulate_deals;
 use guandan_fast::{CardSet, ComboRules, Mode, Move};
 use std::hint::black_box;
@@ -66,10 +76,64 @@ fn bench_decompose(c: &mut Criterion) {
         })
     });
     g.finish();
+    let mut g = c.benchmark_group("greedy_deal");
+    g.throughput(Throughput::Elements(64));
+    g.sample_size(10);
+    g.bench_function("64_deals", |b| {
+        b.iter(|| {
+            seed += 1;
+            black_box(simulate_deals(64, seed, 1, &Rules::default(), &[Policy::Greedy; 4], Mode::Pattern).unwrap())
+        })
+    });
+    g.finish();
+}
+
+/// Mid-deal positions: seeded games after 12 random actions, the seat to move in the play phase.
+fn positions() -> Vec<Game> {
+    (0..16u64)
+        .map(|seed| {
+            let mut g = Game::new(Rules::default(), seed).unwrap();
+            let mut rng = Rng::new(seed);
+            for _ in 0..12 {
+                let acts = g.legal_actions(Mode::Pattern);
+                g.apply(acts[rng.below(acts.len() as u32) as usize]).unwrap();
+            }
+            assert_eq!(g.phase, Phase::Play);
+            g
+        })
+        .collect()
+}
+
+fn bench_search(c: &mut Criterion) {
+    let games = positions();
+    let stop = Stop::new();
+    let run = Run::new(Mode::Pattern, 1, &stop);
+    let mut g = c.benchmark_group("search");
+    g.sample_size(10);
+    for name in ["mc:200", "mc-rule:100", "sh:200", "ismcts:200"] {
+        let p = Policy::from_name(name).unwrap();
+        let mut i = 0;
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                i = (i + 1) % games.len();
+                black_box(p.game_action(&games[i], &mut Rng::new(i as u64), &run).unwrap())
+            })
+        });
+    }
+    let mut i = 0;
+    g.bench_function("evaluate_50", |b| {
+        b.iter(|| {
+            i = (i + 1) % games.len();
+            let gm = &games[i];
+            black_box(evaluate(&gm.observation(gm.play.current), &[Policy::Greedy; 4], 50, 1, &run).unwrap())
+        })
+    });
+    g.finish();
 }
 
 fn main() {
     let mut c = Criterion::default().configure_from_args();
     bench_decompose(&mut c);
+    bench_search(&mut c);
     c.final_summary();
 }

@@ -73,8 +73,9 @@ def test_handwritten_wrapper_of_the_plain_api(benchmark):
     _rate(benchmark, STEPS)
 
 
-def test_pettingzoo_aec(benchmark):
-    env = gpz.raw_env()
+@pytest.mark.parametrize("make", [gpz.raw_env, gpz.env], ids=["raw_env", "env"])
+def test_pettingzoo_aec(benchmark, make):
+    env = make()
 
     def run():
         rng = np.random.default_rng(1)

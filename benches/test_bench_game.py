@@ -84,3 +84,59 @@ def test_legal_moves_batch_with_out(benchmark, threads):
     assert d["offsets"][-1] == len(d["kind"])
     assert (d["cards"].sum(axis=1) == d["size"]).all()
     _rate(benchmark, len(hands), "listings")
+
+
+def _states(n_games: int) -> list[gf.Game]:
+    """Copies of seeded random short matches at every 5th decision (tribute and return included)."""
+    rng = random.Random(3)
+    out = []
+    for k in range(n_games):
+        g = gf.Game(gf.Rules(best_of=3, max_deals=4), seed=k)
+        for i in range(100_000):
+            if g.phase == "match_over":
+                break
+            if g.phase in ("deal_over", "game_over"):
+                g.next_deal()
+                continue
+            if i % 5 == 0:
+                out.append(g.clone())
+            g.apply(rng.choice(g.legal_actions("pattern")))
+    return out
+
+
+def test_position_round_trip(benchmark):
+    """Game.position() and Game.from_position() over states of every phase."""
+    games = _states(3)
+    texts = [g.position() for g in games]
+
+    def run():
+        return [gf.Game.from_position(t, g.rules).position() for t, g in zip(texts, games)]
+
+    assert benchmark(run) == texts
+    _rate(benchmark, len(texts), "positions")
+
+
+def test_pickle_round_trip_game(benchmark):
+    """pickle.dumps and pickle.loads of games along whole matches (the log replayed)."""
+    import pickle
+
+    games = _states(2)[::8]
+
+    def run():
+        return [pickle.loads(pickle.dumps(g)) for g in games]
+
+    assert [g.position() for g in benchmark(run)] == [g.position() for g in games]
+    _rate(benchmark, len(games), "games")
+
+
+def test_pickle_round_trip_observation(benchmark):
+    """pickle.dumps and pickle.loads of every seat's observation of many states."""
+    import pickle
+
+    obs = [g.observation(s) for g in _states(2)[::2] for s in range(4)]
+
+    def run():
+        return [pickle.loads(pickle.dumps(o)) for o in obs]
+
+    assert benchmark(run) == obs
+    _rate(benchmark, len(obs), "observations")

@@ -7,7 +7,6 @@
 //! so results do not depend on the number of parts.
 
 use crate::error::{Error, Result};
-use crate::movegen::Move;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
@@ -95,25 +94,26 @@ pub fn supervise<T: Send>(work: impl FnOnce(&Stop) -> T + Send, poll: &mut dyn F
     Ok(if stop.is_set() { None } else { out })
 }
 
-/// Fills `out[i] = f(i, buf)` for every slot, in `parts` contiguous parts on
-/// the current pool (call it inside `supervise` or `pool().install`);
-/// stops early (leaving later slots as they were) once `stop` is set.
-pub fn fill<T: Send, F>(out: &mut [T], parts: usize, stop: &Stop, f: F) -> Result<()>
+/// Fills `out[i] = f(i, scratch)` for every slot, in `parts` contiguous
+/// parts on the current pool (call it inside `supervise` or `pool().install`),
+/// each part with its own scratch value `S` (a buffer, say); stops early
+/// (leaving later slots as they were) once `stop` is set.
+pub fn fill<T: Send, S: Default, F>(out: &mut [T], parts: usize, stop: &Stop, f: F) -> Result<()>
 where
-    F: Fn(u64, &mut Vec<Move>) -> Result<T> + Sync,
+    F: Fn(u64, &mut S) -> Result<T> + Sync,
 {
     if out.is_empty() {
         return Ok(());
     }
     let per = out.len().div_ceil(parts.max(1));
     out.par_chunks_mut(per).enumerate().try_for_each(|(p, chunk)| {
-        let mut buf = Vec::new();
+        let mut scratch = S::default();
         let base = (p * per) as u64;
         for (i, slot) in chunk.iter_mut().enumerate() {
             if stop.is_set() {
                 break;
             }
-            *slot = f(base + i as u64, &mut buf)?;
+            *slot = f(base + i as u64, &mut scratch)?;
         }
         Ok(())
     })
@@ -183,7 +183,7 @@ mod tests {
     fn fill_does_not_depend_on_parts() {
         let run = |parts| {
             let mut v = vec![0u64; 1000];
-            pool().unwrap().install(|| fill(&mut v, parts, &Stop::new(), |i, _| Ok(crate::rng::derive_seed(7, i)))).unwrap();
+            pool().unwrap().install(|| fill(&mut v, parts, &Stop::new(), |i, _: &mut ()| Ok(crate::rng::derive_seed(7, i)))).unwrap();
             v
         };
         assert_eq!(run(1), run(3));

@@ -17,7 +17,7 @@ import pytest
 
 import guandan_fast as gf
 from guandan_fast.cli import main
-from guandan_fast.cli.simulate import BLOCK, run_pairing
+from guandan_fast.cli.simulate import BLOCK
 from guandan_fast.cli.text import CardPrinter, InputError, match_actions, parse_move_text
 
 #: Seed 2 deals seat 0 the first lead; seed 30 gives seat 0 the lead and a straight flush 6d..Td.
@@ -57,13 +57,17 @@ def test_simulate_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_simulate_blocks_do_not_depend_on_threads() -> None:
-    a = run_pairing("random", "greedy", n=40, seed=11, threads=1)
-    b = run_pairing("random", "greedy", n=40, seed=11, threads=2)
-    assert a == b
-    assert run_pairing("greedy", "random", n=BLOCK, seed=5) == gf.pit("greedy", "random", n=BLOCK, seed=5)
-    whole = gf.pit("random", "greedy", n=40, seed=11)
-    assert (a.a_wins, a.played) == (whole.a_wins, whole.played)
-    assert a.mean_gain == pytest.approx(whole.mean_gain)
+    seen: list[int] = []
+    a = gf.pit("random", "greedy", n=40, seed=11, threads=1, chunk=BLOCK, progress=seen.append)
+    b = gf.pit("random", "greedy", n=40, seed=11, threads=2, chunk=BLOCK)
+    assert a == b == gf.pit("random", "greedy", n=40, seed=11)  # to the last bit of mean_gain
+    assert seen == [2 * BLOCK, 2 * (40 - BLOCK)]  # both seatings
+    games = [gf.pit("greedy", "random", n=3, seed=5, start=s, unit="game") for s in (0, 3)]
+    assert gf.PitResult.merge(games) == gf.pit("greedy", "random", n=6, seed=5, unit="game")
+    with pytest.raises(gf.InvalidArgumentError, match="one pairing"):
+        gf.PitResult.merge([a, games[0]])
+    with pytest.raises(gf.InvalidArgumentError, match="non-empty"):
+        gf.PitResult.merge([])
 
 
 def test_simulate_npz_games_and_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -99,9 +99,9 @@ FIELD = ["greedy", "random", "greedy", "random", "random", "mc:6"]
 @pytest.mark.parametrize("fmt", ["knockout", "swiss"])
 def test_local_tournament_is_the_one_run(fmt: str) -> None:
     kw = dict(TOURNAMENT, format=fmt, rounds=3 if fmt == "swiss" else None)
-    want = gf.Tournament(FIELD, **kw).run().to_dict(records=True)
+    want = gf.Tournament(FIELD, **kw).run(keep_games=True).to_dict(records=True)
     for chunk in (None, 1, 4):
-        assert gd.tournament(gf.Tournament(FIELD, **kw), chunk=chunk).to_dict(records=True) == want
+        assert gd.tournament(gf.Tournament(FIELD, **kw), chunk=chunk, keep_games=True).to_dict(records=True) == want
 
 
 def test_progress_counts_every_item_once() -> None:
@@ -235,8 +235,8 @@ def test_ray_pit_and_evaluate_are_the_one_calls(cluster: Any) -> None:
 
 @pytest.mark.slow
 def test_ray_tournament_is_the_one_run(cluster: Any, tmp_path: Path) -> None:
-    want = gf.Tournament(FIELD, **TOURNAMENT).run().to_dict(records=True)
-    got = gd.tournament(gf.Tournament(FIELD, **TOURNAMENT), backend="ray", chunk=2)
+    want = gf.Tournament(FIELD, **TOURNAMENT).run(keep_games=True).to_dict(records=True)
+    got = gd.tournament(gf.Tournament(FIELD, **TOURNAMENT), backend="ray", chunk=2, keep_games=True)
     assert got.to_dict(records=True) == want
     outs = []
     for extra in ([], ["--ray"]):

@@ -2,13 +2,15 @@
 
 Hand-made positions check that every field lands where the layout table says
 (with the values written out by hand), that an observation leaks nothing a
-seat may not know (§8: two games that differ only in other seats' hidden
+seat may not know (docs/rules.md §8: two games that differ only in other seats' hidden
 cards encode identically), and DanZero's 513-value state field by field.
 """
 
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -79,6 +81,38 @@ def test_layout_tables_are_contiguous_and_sized():
     assert [n for _, n in enc.DANZERO_FIELDS] == [54, 12, 54, 54, 54, 54, 54, 54, 28, 28, 28, 13, 13, 13]
     with pytest.raises(TypeError):
         gf.OBSERVATION_LAYOUT["hand"] = slice(0, 1)  # read-only
+
+
+def doc_table(heading: str) -> list[tuple[int, int, str]]:
+    """The (offset, length, field) rows of the table under `heading` in docs/encodings.md."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "encodings.md").read_text(encoding="utf-8")
+    section = text.split(heading, 1)[1].split("\n#", 1)[0]
+    rows = re.findall(r"^\| (\d+) \| (\d+) \| `(\w+)` \|", section, re.MULTILINE)
+    return [(int(a), int(n), name) for a, n, name in rows]
+
+
+@pytest.mark.parametrize(
+    "observation,heading", [("guandan", "### `encode_observation` layout"), ("danzero", "### `danzero_state` layout")]
+)
+def test_the_docs_tables_are_the_engines(observation, heading):
+    engine = [(at, n, name) for name, at, n, _, _ in gf._core.observation_fields(observation)]
+    assert doc_table(heading) == engine
+    fields = enc.OBSERVATION_FIELDS if observation == "guandan" else enc.DANZERO_FIELDS
+    assert [(name, n) for _, n, name in engine] == list(fields)
+
+
+def test_field_bounds_are_the_spaces_bounds():
+    from guandan_fast.envs._episode import observation_bounds
+
+    low, high = observation_bounds("guandan")
+    expected = np.full(gf.OBSERVATION_SIZE, 2.0, np.float32)
+    expected[OBS["hand_sizes"]] = 28 / 27
+    expected[OBS["a_fails"]] = 3.0
+    assert (low == 0).all() and np.array_equal(high, expected)
+    low, high = observation_bounds("danzero")
+    assert (low == -1).all() and (high == 2).all() and low.shape == (gf.DANZERO_SIZE,)
+    with pytest.raises(gf.InvalidArgumentError, match="observation"):
+        gf._core.observation_fields("pixels")
 
 
 def test_package_exports():
@@ -220,7 +254,7 @@ def test_observation_tribute_known_caps_levels():
     assert np.array_equal(f(v, "known_prev"), counts("4d"))  # seat 0 received 4d
     assert np.array_equal(f(v, "known_partner"), counts("Ts"))  # seat 3 got Ts back
     assert not f(v, "known_next").any()
-    # Seat 3 paid the level card 4d: §2 strength 13 -> (13 + 1) / 16.
+    # Seat 3 paid the level card 4d: strength 13 (docs/rules.md §2) -> (13 + 1) / 16.
     assert np.allclose(f(v, "tribute_caps"), [0, 0, 14 / 16, 0])
     assert np.array_equal(f(v, "level"), one_hot(13, RANKS.index("4")))
     assert np.array_equal(f(v, "level_own_team"), one_hot(13, RANKS.index("2")))

@@ -173,31 +173,29 @@ def reduce_args(g: gf.Game) -> tuple[Callable[..., gf.Game], tuple[Any, ...]]:
 def test_hostile_pickles_are_refused() -> None:
     g = gf.Game(seed=1)
     g.apply(g.legal_actions()[0])
-    f, (rules, origin, log) = reduce_args(g)
-    assert f(rules, origin, log).position() == g.position()
-    hands = list(gf.Game(seed=1).hands)
-    three = (0, 0, [str(h) for h in hands[:3]], 0, "", None)
+    f, (rules, record) = reduce_args(g)
+    assert f(rules, record).position() == g.position()
+    origin, log = record.split("\n")
+    cards = log.split(":")[0]
+    three = ",".join(f"{sum(1 << (2 * c.index) for c in h):027x}" for h in gf.Game(seed=1).hands[:3])
     cases: list[tuple[Any, ...]] = [
-        (rules, three, []),
-        (rules, origin, [("play", str(g.history[0][1].cards), 0, 99, 255, 0)]),
-        (rules, origin, [("next", ["3s"], None)]),
-        (rules, origin, [("play",)]),
-        (rules, origin, [("tribute", 999)]),
-        (rules, origin, [("fly", 1)]),
-        (rules, origin, ["pass"]),
-        (rules, origin, None),
-        (rules, (1, 0, None, None, "gf2 nonsense", None), []),
-        (rules, (7,), []),
-        ("rules", origin, log),
+        (rules, f"gr1 seed 0 {three} 0 -\n"),
+        (rules, f"{origin}\n{cards}:0:99:255:0"),
+        (rules, f"{origin}\nn:{ZERO}:-"),
+        (rules, f"{origin}\nt999"),
+        (rules, f"{origin}\nfly"),
+        (rules, f"{origin}\n{log} n:-:-"),  # a next deal while the deal is in play
         (rules, origin),
+        (rules, None),
+        (rules, "gr1 gf2 nonsense\n"),
+        (rules, "gr7 seed 1 - - -\n"),
+        ("rules", record),
+        (rules,),
         (),
     ]
     for args in cases:
         with pytest.raises(gf.GuandanError):
             f(*args)
-    # Played after the deal is over, or a play the log declares wrongly.
-    with pytest.raises(gf.GuandanError):
-        f(rules, origin, log + [("next", None, None)])
 
 
 class Spy(pickle.Unpickler):

@@ -9,11 +9,18 @@ import random
 from collections import Counter
 from typing import Any, Iterator
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 import guandan_fast as gf
 from guandan_fast._core import _rebuild_observation
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from pickles_0_1_0 import OBSERVATIONS, blob, rebuild_args  # noqa: E402
+from pickles_0_1_0 import observation_states as states  # noqa: E402
 
 RANKS = "23456789TJQKA"
 
@@ -27,20 +34,6 @@ def strength(card: gf.Card, level: str) -> int:
     if card.rank == level:
         return 13
     return RANKS.index(card.rank)
-
-
-def states(seed: int, rules: gf.Rules, steps: int) -> Iterator[gf.Game]:
-    """Every state of a seeded random match (tribute and return phases included)."""
-    g = gf.Game(rules, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        yield g
-        if g.phase == "match_over":
-            return
-        if g.phase in ("deal_over", "game_over"):
-            g.next_deal()
-        else:
-            g.apply(rng.choice(g.legal_actions("pattern")))
 
 
 def sampled_states() -> list[gf.Game]:
@@ -158,7 +151,7 @@ def test_pickle_and_copy_rebuild_the_same_observation() -> None:
     for g in STATES[::3]:
         for seat in range(4):
             o = g.observation(seat)
-            for p in (pickle.loads(pickle.dumps(o)), copy.copy(o), copy.deepcopy(o), _rebuild_observation(o.__reduce__()[1][0])):
+            for p in (pickle.loads(pickle.dumps(o)), copy.copy(o), copy.deepcopy(o), _rebuild_observation(*o.__reduce__()[1])):
                 assert p == o == g.observation(seat)
                 assert properties(p) == properties(o)
                 assert np.array_equal(gf.encode_observation(p), gf.encode_observation(o))
@@ -191,18 +184,23 @@ def test_observations_compare_by_content() -> None:
 
 
 # ---------------------------------------------------------------- hostile pickle data
+#
+# The state tuples of the pickles of release 0.1.0 (tests/pickles_0_1_0.py),
+# changed; the text of today's pickles is changed in tests/test_pickles.py.
 
 
-def state_of(o: gf.Observation) -> list[Any]:
-    return list(o.__reduce__()[1][0])
+def state_of(entry: dict[str, Any]) -> list[Any]:
+    (state,) = rebuild_args(blob(entry))
+    return list(state)
 
 
 def rebuild(state: list[Any]) -> gf.Observation:
     return _rebuild_observation(tuple(state))
 
 
-PLAY = next(g for g in STATES if g.phase == "play" and g.top is not None and len(g.history) > 4)
-RETURN = next(g for g in STATES if g.phase == "return")
+LEGACY = [(e, pickle.loads(blob(e))) for e in OBSERVATIONS]
+PLAY = state_of(next(e for e, o in LEGACY if o.phase == "play" and o.top is not None and len(o.history) > 4))
+RETURN = state_of(next(e for e, o in LEGACY if o.phase == "return"))
 
 
 def with_item(state: list[Any], path: tuple[int, ...], value: Any) -> list[Any]:
@@ -228,7 +226,7 @@ def leaves(x: Any, path: tuple[int, ...] = ()) -> Iterator[tuple[int, ...]]:
 
 
 @pytest.mark.parametrize(
-    "g, path, value",
+    "state, path, value",
     [
         (PLAY, (0,), 2),  # unknown version
         (PLAY, (1,), 4),  # seat
@@ -262,11 +260,10 @@ def leaves(x: Any, path: tuple[int, ...] = ()) -> Iterator[tuple[int, ...]]:
         (RETURN, (9,), None),  # return phase without tribute
     ],
 )
-def test_hostile_pickle_data_is_refused(g: gf.Game, path: tuple[int, ...], value: Any) -> None:
-    seat = g.current_player or 0
-    s = state_of(g.observation(seat))
+def test_hostile_pickle_data_is_refused(state: list[Any], path: tuple[int, ...], value: Any) -> None:
+    assert rebuild(state) is not None
     with pytest.raises(gf.InvalidStateError):
-        rebuild(with_item(s, path, value))
+        rebuild(with_item(state, path, value))
 
 
 @pytest.mark.parametrize("state", [None, (), (1,), "state", (1,) * 11, [1] * 11, tuple(range(11))])
@@ -280,7 +277,7 @@ JUNK: list[Any] = [None, -1, 0, 1, 3, 4, 15, 99, 255, 256, 2**40, 2**70, -(2**70
 
 def test_random_corruptions_are_refused_or_harmless() -> None:
     rng = random.Random(7)
-    bases = [state_of(g.observation(s)) for g in STATES[::40] for s in range(4)]
+    bases = [state_of(e) for e in OBSERVATIONS]
     accepted = 0
     for _ in range(3000):
         s = rng.choice(bases)

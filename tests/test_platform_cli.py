@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import re
-import select
 import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -14,27 +11,7 @@ import pytest
 pytest.importorskip("websockets")
 
 from guandan_fast.platform import read_record, replay  # noqa: E402
-
-CLI = [sys.executable, "-m", "guandan_fast"]
-
-
-def start_serve(*args: str) -> tuple[subprocess.Popen[str], int]:
-    """A ``serve`` subprocess on a free port (read from its first line) and the port."""
-    proc = subprocess.Popen([*CLI, "serve", "--port", "0", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert proc.stdout is not None
-    deadline = time.monotonic() + 20
-    line = ""
-    while time.monotonic() < deadline and "listening" not in line:
-        ready, _, _ = select.select([proc.stdout], [], [], 0.5)
-        if ready:
-            line = proc.stdout.readline()
-            if not line:
-                break
-    found = re.search(r"ws://127\.0\.0\.1:(\d+)/game/", line)
-    if found is None:
-        proc.kill()
-        raise AssertionError(f"serve did not start: {line!r} {proc.communicate(timeout=5)}")
-    return proc, int(found.group(1))
+from platform_faults import CLI, start_serve  # noqa: E402
 
 
 def test_serve_and_connect_play_a_match(tmp_path: Path) -> None:

@@ -31,7 +31,7 @@ def test_knockout_writes_json_and_svg(tmp_path: Path, capsys: pytest.CaptureFixt
     api = Tournament(
         ["mc:6", "greedy", "random", "greedy", "random"], best_of=3, units=["A", "A", "B", None, "B"], seed=1,
         third_place=True, max_deals=8, at_limit="sudden_death",
-    ).run()
+    ).run(keep_games=True)
     assert data == json.loads(api.to_json(records=True))
     assert f"winner: {api.winner}" in text and "standings" in text
     # The records rebuild every game.

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 import guandan_fast as gf
+import guandan_fast.distributed as gd
 from guandan_fast.tournament import Entrant, LocalBackend, Tournament, TournamentResult
 
 FIELD = ["greedy", "random", "greedy", "random", "random"]  # names: greedy, random, greedy#2, random#2, random#3
@@ -67,7 +68,7 @@ def test_knockout_without_a_play_off_shares_third_place() -> None:
 
 def test_qualify_final_breaks_ties_by_one_extra_deal() -> None:
     field = ["greedy", "random", "greedy", "random", "random", "greedy"]
-    r = Tournament(field, format="qualify_final", qualify_deals=3, seed=7).run()
+    r = Tournament(field, format="qualify_final", qualify_deals=3, seed=7).run(keep_games=True)
     # Tables: random#2-greedy#2 (levels 2, J), random-greedy (2, J),
     # greedy#3-random#3 (8, 3). greedy and greedy#2 tie on J: an extra deal,
     # won by greedy#2; random and random#2 tie on 2: an extra deal, won by random.
@@ -134,14 +135,14 @@ def test_swiss_pairs_by_score_without_rematches() -> None:
 @pytest.mark.parametrize("fmt", ["knockout", "qualify_final", "race", "round_robin", "swiss"])
 def test_the_same_seed_gives_the_same_tournament_for_any_thread_count(fmt: str) -> None:
     field = ["greedy", "random", "greedy", "random", "random", "mc:6"]
-    runs = [Tournament(field, format=fmt, max_deals=12, at_limit="sudden_death", seed=3, threads=t).run() for t in (1, 2)]
+    runs = [Tournament(field, format=fmt, max_deals=12, at_limit="sudden_death", seed=3, threads=t).run(keep_games=True) for t in (1, 2)]
     assert runs[0].to_dict(records=True) == runs[1].to_dict(records=True)
     other = Tournament(field, format=fmt, max_deals=12, seed=4).run()
     assert other.to_dict() != runs[0].to_dict()
 
 
 def test_every_match_of_a_tournament_replays_to_its_recorded_winner() -> None:
-    r = Tournament(FIELD, format="knockout", best_of=3, max_deals=9, at_limit="sudden_death", seed=5).run()
+    r = Tournament(FIELD, format="knockout", best_of=3, max_deals=9, at_limit="sudden_death", seed=5).run(keep_games=True)
     for *_, m in r.matches:
         games = m.replay()
         won = [0, 0]
@@ -163,20 +164,25 @@ def test_python_bots_and_named_entrants_play_in_this_thread() -> None:
     assert len(r.matches) == 3
 
 
-def test_a_backend_receives_every_batch() -> None:
-    class Counting(LocalBackend):
+def test_a_map_object_receives_every_match() -> None:
+    class Counting:
+        """Any object with map(func, items): it is handed every match, as play_match and a pickled spec."""
+
         def __init__(self) -> None:
-            super().__init__(threads=1)
             self.items = 0
 
         def map(self, func: Any, items: Any) -> Any:
             self.items += len(items)
-            return [pickle.loads(pickle.dumps(x)) for x in super().map(func, [pickle.loads(pickle.dumps(i)) for i in items])]
+            return [pickle.loads(pickle.dumps(func(pickle.loads(pickle.dumps(i))))) for i in items]
 
     b = Counting()
-    r = Tournament(FIELD, format="round_robin", seed=7).run(backend=b)
+    r = Tournament(FIELD, format="round_robin", seed=7).run(backend=b, keep_games=True)
     assert b.items == 10
-    assert _places(r) == _places(Tournament(FIELD, format="round_robin", seed=7).run())
+    want = Tournament(FIELD, format="round_robin", seed=7).run(keep_games=True)
+    assert _places(r) == _places(want) and r.to_dict(records=True) == want.to_dict(records=True)
+    for backend, chunk in ((LocalBackend(threads=1), None), ("local", 3), (gd.MatchBatches("local", 4), None)):
+        got = Tournament(FIELD, format="round_robin", seed=7).run(backend, chunk=chunk, keep_games=True)
+        assert got.to_dict(records=True) == want.to_dict(records=True)
 
 
 def test_progress_reaches_the_total() -> None:
@@ -202,6 +208,12 @@ def test_progress_reaches_the_total() -> None:
         (["greedy", "random"], {"at_limit": "coin"}, "at_limit"),
         (["greedy", "random"], {"rounds": 2}, "rounds is an option of the swiss"),
         ("greedy", {}, "entrants must be a list"),
+        (["greedy", "random"], {"max_deals": 10**20}, "max_deals"),
+        (["greedy", "random", "greedy", "random"], {"format": "qualify_final", "qualify_deals": 2**32}, "qualify_deals"),
+        (["greedy", "random"], {"seed": -1}, "seed"),
+        ({1: "greedy", 2: "random"}, {}, "name of entrant 0 must be a non-empty str"),
+        ({"": "greedy", "b": "random"}, {}, "name of entrant 0"),
+        ([Entrant(" ", "greedy"), "random"], {}, "name of entrant 0"),
     ],
 )
 def test_bad_input_raises_the_packages_error_naming_what_is_wrong(args: Any, kwargs: dict[str, Any], message: str) -> None:
@@ -212,3 +224,29 @@ def test_bad_input_raises_the_packages_error_naming_what_is_wrong(args: Any, kwa
 def test_a_bad_backend_is_refused() -> None:
     with pytest.raises(gf.InvalidArgumentError, match="backend"):
         Tournament(["greedy", "random"]).run(backend=object())
+    with pytest.raises(gf.InvalidArgumentError, match="backend must be 'local', 'ray'"):
+        Tournament(["greedy", "random"]).run(backend="spark")
+    with pytest.raises(gf.InvalidArgumentError, match="chunk must be at least 1"):
+        Tournament(["greedy", "random"]).run(chunk=0)
+    with pytest.raises(gf.InvalidArgumentError, match="needs backend='ray'"):
+        Tournament(["greedy", "random"]).run("local", address="127.0.0.1:6379")
+    for kwargs in ({"progress": 5}, {"on_match": "print"}, {"keep_games": "yes"}):
+        with pytest.raises(gf.InvalidArgumentError, match=next(iter(kwargs))):
+            Tournament(["greedy", "random"]).run(**kwargs)  # type: ignore[arg-type]
+
+
+def test_a_tournament_keeps_a_summary_of_each_match_and_streams_the_games() -> None:
+    played: list[tuple[str, str, str, Any]] = []
+    field = ["greedy", "random"] * 6
+    r = Tournament(field, format="round_robin", max_deals=6, seed=2).run(on_match=lambda *m: played.append(m))
+    full = Tournament(field, format="round_robin", max_deals=6, seed=2).run(keep_games=True)
+    assert len(r.matches) == len(played) == len(full.matches) == 66
+    assert r.to_dict() == full.to_dict() and [m[:3] for m in played] == [m[:3] for m in r.matches]
+    assert all(m.games == () for *_, m in r.matches) and all(m.games for *_, m in played)
+    assert [m.to_dict(True) for *_, m in played] == [m.to_dict(True) for *_, m in full.matches]
+    assert len({id(m.spec.rules) for *_, m in r.matches}) == 1  # one rules dict for every spec
+    assert len(pickle.dumps(r.matches)) < 600 * len(r.matches)  # a few hundred bytes a match, not the games' 100+ KB
+    with pytest.raises(gf.InvalidStateError, match="summary without its games"):
+        r.matches[0][3].replay()
+    with pytest.raises(gf.InvalidStateError, match="keep_games=True"):
+        r.to_dict(records=True)

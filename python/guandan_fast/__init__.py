@@ -29,11 +29,12 @@ from guandan_fast._core import (
     UnsatisfiableError,
     VectorEnv,
     classify,
-    collect,
     decompose,
     count_moves,
     deal,
     evaluate,
+    hand_log_likelihood,
+    infer_hands,
     legal_moves,
     legal_moves_array,
     legal_moves_batch,
@@ -42,7 +43,6 @@ from guandan_fast._core import (
     return_options,
     sample_hands,
     settle_deal,
-    simulate,
     tribute_plan,
 )
 from guandan_fast.encoding import (
@@ -58,6 +58,7 @@ from guandan_fast.encoding import (
 
 from guandan_fast import actions  # noqa: E402
 from guandan_fast.arena import PitResult, pit  # noqa: E402
+from guandan_fast.distributed.runs import collect, simulate  # noqa: E402
 from guandan_fast.bots import GreedyBot, MCBot, RandomBot, RuleBot, SearchBot, play_deal  # noqa: E402
 from guandan_fast.tournament import Tournament  # noqa: E402
 
@@ -106,6 +107,8 @@ __all__ = [
     "encode_observations",
     "evaluate",
     "field",
+    "hand_log_likelihood",
+    "infer_hands",
     "legal_moves",
     "legal_moves_array",
     "legal_moves_batch",

@@ -27,6 +27,8 @@ __all__ = [
     "deal",
     "evaluate",
     "sample_hands",
+    "infer_hands",
+    "hand_log_likelihood",
     "policy_action",
     "simulate_matches",
     "play_bot_match",
@@ -43,6 +45,7 @@ __all__ = [
     "_RANKS",
     "_check_policy",
     "_check_args",
+    "_declarations",
     "_rank_order",
     "_rebuild_game",
     "_rebuild_observation",
@@ -66,6 +69,10 @@ __all__ = [
     "danzero_state",
     "encode_observations",
     "danzero_states",
+    "observation_fields",
+    "action_features",
+    "Episode",
+    "_rebuild_episode",
     "VectorEnv",
     "collect",
     "ACTION_SIZE",
@@ -314,7 +321,7 @@ class Hand:
     def to_array(self) -> _U8:
         """The 54 counts as a numpy uint8 array."""
     def sorted(self, level: _Level) -> list[Card]:
-        """The cards from weakest to strongest at `level` (§2 order; ties by face index)."""
+        """The cards from weakest to strongest at `level` (docs/rules.md §2 order; ties by face index)."""
     def wildcards(self, level: _Level) -> int:
         """Number of wildcards (heart level cards) in the hand at `level`."""
     def __add__(self, other: _Cards, /) -> Hand: ...
@@ -377,7 +384,7 @@ class Combo:
     def is_bomb(self) -> bool:
         """Bomb, StraightFlush or JokerBomb."""
     def beats(self, other: Combo) -> bool:
-        """Whether this play beats `other` (§4); equal never beats."""
+        """Whether this play beats `other` (docs/rules.md §4); equal never beats."""
     def __len__(self) -> int: ...
     def __eq__(self, other: object, /) -> bool: ...
     def __ne__(self, other: object, /) -> bool: ...
@@ -386,6 +393,12 @@ class Combo:
 
 def classify(cards: _Cards, level: _Level, *, joker_pair_in_full_house: bool = ...) -> list[Combo]:
     """Every declaration the whole of `cards` can be played as at `level`."""
+
+def _declarations(cards: _Cards, level: _Level, label: str | None = None, *, joker_pair_in_full_house: bool = ...) -> list[Combo]:
+    """The declarations of the whole of `cards` at `level` that fit `label`: a
+    kind name, a label as a Combo shows it (`Straight(3)`, `Bomb(7x5)`), or
+    None for every declaration; `InvalidComboError` saying what the cards can
+    be when none fits."""
 
 def decompose(hand: _Cards, level: _Level, *, joker_pair_in_full_house: bool = ...) -> tuple[int, list[Combo]]:
     """The fewest plays that empty `hand` at `level` (最少手数) and one
@@ -421,7 +434,8 @@ def legal_moves_batch(
     out: NDArray[np.uint8] | None = ...,
     joker_pair_in_full_house: bool = ...,
 ) -> _BatchMoveArrays:
-    """The legal plays of many hands at once as one set of arrays plus offsets; parallel, without the GIL."""
+    """The legal plays of many hands at once, as one set of numpy arrays plus
+    `offsets` (rows of hand `i` are `offsets[i]:offsets[i+1]`); parallel, without the GIL."""
 
 def count_moves(
     hand: _Cards,
@@ -441,7 +455,7 @@ _RANKS: Final[tuple[str, ...]]
 
 def _rank_order(level: _Level) -> list[str]:
     """The 15 ranks from weakest to strongest at `level` for singles, pairs,
-    triples, full houses and bombs (§2: the level rank ranks above A)."""
+    triples, full houses and bombs (docs/rules.md §2: the level rank ranks above A)."""
 
 def _check_policy(name: str) -> str:
     """The name of a built-in policy as the engine writes it (`mc` is `mc:200`);
@@ -553,7 +567,7 @@ def settle_deal(
     declarer: int | None = ...,
     rules: Rules | None = ...,
 ) -> _Settlement:
-    """Levels after a deal finished in `finish_order` (§7)."""
+    """Levels after a deal finished in `finish_order` (docs/rules.md §7)."""
 
 def tribute_plan(
     hands: Iterable[_Cards],
@@ -562,10 +576,10 @@ def tribute_plan(
     *,
     rules: Rules | None = ...,
 ) -> _TributePlan:
-    """The tribute that opens a deal (§6): kind, payments, cards each giver may pay, leader."""
+    """The tribute that opens a deal (docs/rules.md §6): kind, payments, cards each giver may pay, leader."""
 
 def return_options(hand: _Cards, level: _Level, *, rules: Rules | None = ...) -> list[Card]:
-    """The cards a receiver holding `hand` may return at `level` (§6)."""
+    """The cards a receiver holding `hand` may return at `level` (docs/rules.md §6)."""
 
 # ---------------------------------------------------------------- games
 
@@ -618,7 +632,7 @@ class Game:
         """Failed attempts at A of each team."""
     @property
     def declarer(self) -> int | None:
-        """Team whose level is played (None in a game's first deal)."""
+        """Team whose level is played in the current (or, between deals, the next) deal; None in a game's first deal."""
     @property
     def finish_order(self) -> list[int]:
         """Seats out so far in this deal, in order (all four once it is over)."""
@@ -687,16 +701,16 @@ class Game:
     def next_deal(self, hands: Iterable[_Cards] | None = ..., leader: int | None = ...) -> None:
         """Starts the next deal (or game) after 'deal_over' / 'game_over'."""
     def observation(self, seat: int) -> Observation:
-        """What `seat` may know (§8)."""
+        """What `seat` may know (docs/rules.md §8)."""
     def clone(self) -> Game:
         """An independent copy (cheap)."""
     def __copy__(self) -> Game: ...
     def __deepcopy__(self, memo: Any, /) -> Game: ...
-    def __reduce__(self) -> tuple[Any, tuple[Rules, tuple[Any, ...], list[Any]]]: ...
+    def __reduce__(self) -> tuple[Any, tuple[Rules, str]]: ...
 
 @final
 class Observation:
-    """What one seat may know (§8): its hand and everything public."""
+    """What one seat may know (docs/rules.md §8): its hand and everything public."""
 
     @property
     def seat(self) -> int:
@@ -748,7 +762,7 @@ class Observation:
         """Cards known to be in each seat's hand (tribute / return cards not played since); own seat: its hand."""
     @property
     def tribute_caps(self) -> tuple[int | None, int | None, int | None, int | None]:
-        """Per seat, the §2 strength above which a tribute giver holds no other non-wildcard card (or None)."""
+        """Per seat, the docs/rules.md §2 strength above which a tribute giver holds no other non-wildcard card (or None)."""
     @property
     def unseen(self) -> Hand:
         """Cards this seat cannot see: neither in its hand nor played."""
@@ -763,7 +777,7 @@ class Observation:
     __hash__: ClassVar[None]  # type: ignore[assignment]
     def __copy__(self) -> Observation: ...
     def __deepcopy__(self, memo: Any, /) -> Observation: ...
-    def __reduce__(self) -> tuple[Any, tuple[tuple[Any, ...]]]: ...
+    def __reduce__(self) -> tuple[Any, tuple[Rules, str]]: ...
 
 # ---------------------------------------------------------------- encoders
 
@@ -781,6 +795,11 @@ def encode_observations(observations: Iterable[Observation], out: _F32 | None = 
 def danzero_states(observations: Iterable[Observation], out: _F32 | None = None) -> _F32:
     """`danzero_state` of each observation, as rows of a (B, 513) float32 array."""
 
+def observation_fields(observation: str) -> list[tuple[str, int, int, float, float]]:
+    """The fields of the encoding `observation` ('danzero' or 'guandan') in
+    order: `(name, offset, length, low, high)`, the values of a field lying
+    in `low..=high` (the bounds of the environments' observation spaces)."""
+
 # ---------------------------------------------------------------- action space
 
 def action_index(action: Combo | Pass | Tribute | Return, level: _Level | None = None) -> int:
@@ -796,6 +815,96 @@ def index_fields(i: int) -> _IndexFields:
     """The fields of index `i` as a dict: `type` ("pass", "play", "tribute",
     "return"), and for a play `kind`, `rank`, `size`, `suit`, `wildcards`,
     `naturals` (15 counts by rank), for a tribute or return `card`."""
+
+def action_features(level: _Level) -> NDArray[np.int8]:
+    """The card feature of every index at `level` (RLCard's action feature,
+    `rl::action_space::feature`), as rows of a (SIZE, 54) int8 array."""
+
+# ---------------------------------------------------------------- episode
+
+_Rewards = tuple[float, float, float, float]
+
+@final
+class Episode:
+    """A deal or a game played one decision at a time (see docs/environments.md)."""
+
+    def __new__(
+        cls,
+        *,
+        rules: Rules | None = None,
+        unit: Literal["deal", "game"] = ...,
+        reward: Literal["deal", "game"] = ...,
+        observation: Literal["danzero", "guandan"] = ...,
+        opponents: _Opponents = None,
+    ) -> Episode: ...
+    def reset(self, seed: int, draws: np.random.Generator | None = None) -> None:
+        """Starts the episode whose first deal is `Game(rules, seed=seed)`'s, the
+        native seats playing until a caller's seat is to act (their seeds
+        drawn from the numpy Generator `draws`, one a move, else the episode's own)."""
+    def start(self, game: Game, draws: np.random.Generator | None = None) -> None:
+        """Starts the episode from a copy of `game` (its seed unknown: `seed` is None)."""
+    def step(self, action: int, draws: np.random.Generator | None = None) -> _Rewards:
+        """Plays the action index `action` for the seat to act, then the native
+        seats until a caller's seat acts or the episode ends; returns each
+        seat's reward. Not an index: InvalidArgumentError; over or not
+        started: InvalidStateError; not legal now: IllegalMoveError (nothing changed)."""
+    def play(self, action: _Action, draws: np.random.Generator | None = None) -> _Rewards:
+        """As `step` with an action (a Combo, PASS, Tribute, Return), checked as `Game.apply` checks it."""
+    def observe(self, seat: int, out: _F32 | None = None) -> _F32:
+        """`seat`'s view in the episode's encoding (float32), written into `out` when given."""
+    def action_mask(self, seat: int | None = None) -> NDArray[np.int8]:
+        """The legal-action mask (int8, `ACTION_SIZE` entries) of the seat to
+        act; all zero once over, or when `seat` is given and is not to act."""
+    def legal_indices(self) -> _I64:
+        """The legal indices of the seat to act, sorted (int64; empty once over)."""
+    def is_legal(self, action: int) -> bool:
+        """Whether the action index `action` is legal now."""
+    def view(self, seat: int) -> Observation:
+        """`seat`'s `Observation` (what it may know) of the game being played."""
+    @property
+    def level(self) -> str:
+        """The rank the deal being played is played at."""
+    @property
+    def started(self) -> bool:
+        """Whether `reset` (or `start`) was called."""
+    @property
+    def over(self) -> bool:
+        """Whether the episode has ended."""
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act, None once the episode is over."""
+    @property
+    def seed(self) -> int | None:
+        """The seed of the episode's first deal (None before `reset`, or after `start`)."""
+    @property
+    def returns(self) -> _Rewards:
+        """Each seat's rewards summed over the episode."""
+    @property
+    def game(self) -> Game:
+        """The game being played (a copy)."""
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def unit(self) -> str: ...
+    @property
+    def reward(self) -> str: ...
+    @property
+    def observation(self) -> str: ...
+    @property
+    def opponents(self) -> list[str | None]:
+        """The policy name of each native seat, None for a caller's seat."""
+    @property
+    def observation_size(self) -> int:
+        """Values per observation."""
+    @property
+    def reward_bound(self) -> float:
+        """The largest |reward| a seat can get in one step."""
+    def __copy__(self) -> Episode: ...
+    def __deepcopy__(self, memo: Any, /) -> Episode: ...
+    def __reduce__(self) -> tuple[Any, Any]: ...
+
+def _rebuild_episode(kwargs: dict[str, Any], seed: int | None, state: tuple[Game, list[int], list[float]] | None) -> Episode:
+    """Unpickles an Episode (used by `Episode.__reduce__`)."""
 
 # ---------------------------------------------------------------- vector environment
 
@@ -909,7 +1018,11 @@ def simulate(
     policy: str | Sequence[str] | None = ...,
     mode: _Mode = ...,
 ) -> _SimulateResult:
-    """Plays `n` deals (or games) with built-in policies in Rust, split into `threads` parts (0: one per core), without the GIL."""
+    """Plays `n` deals (or games) with built-in policies in Rust, split into
+    `threads` parts (0: one per core) on a pool of one thread per core,
+    without the GIL; returns numpy arrays. Item `i` is item `start + i` of
+    the stream seeded by `seed`, so chunks of a long run give the same
+    result as the whole run."""
 
 def evaluate(
     state: Game | Observation,
@@ -920,28 +1033,76 @@ def evaluate(
     policy: str | Sequence[str] | None = ...,
     mode: _Mode = ...,
 ) -> _Evaluation:
-    """Monte Carlo estimates for every legal action of the seat to move (hidden hands sampled, playouts to the deal's end)."""
+    """Monte Carlo estimates for every legal action of the seat to move: hidden
+    hands sampled from that seat's knowledge, playouts to the end of the deal."""
 
 def policy_action(
     game: Game | Observation, policy: str = ..., *, seed: int = ..., mode: _Mode = ..., threads: int = ...
 ) -> _Action:
-    """The action a built-in policy (random, greedy, rule, mc:N, mc-random:N, mc-rule:N, sh:N, ...) takes for the seat to move
-    (in a Game, or from the Observation of the seat to move alone)."""
+    """The action a built-in policy (`random`, `greedy`, `mc:N`, ...) takes in
+    `game` (or in the Observation of the seat to move) for the seat to move,
+    as a native playout would with a generator seeded by `seed`; a Monte Carlo decision is split into `threads` parts."""
 
 def simulate_matches(specs: Iterable[_MatchSpecTuple], *, threads: int = ..., mode: _Mode = ...) -> list[_MatchRecord]:
-    """Plays matches `(policy_a, policy_b, rules, seed, limit, at_limit)` natively, split into `threads` parts, without the GIL."""
+    """Plays every match of `specs` (tuples `(policy_a, policy_b, rules, seed,
+    limit, at_limit)`: team 0 plays `policy_a`, team 1 `policy_b`; the match
+    stops after `limit` deals (None: no limit) and ends on `'levels'` or
+    switches to `'sudden_death'`) natively, split into `threads` parts (0:
+    one per core) without the GIL. Each result is a dict: `winner`,
+    `games_won`, `ending` (`'played'`, `'levels'` or `'sudden_death'`),
+    `deals`, `levels` (when regular play stopped), `games` (the Games as
+    played) and `seeds` (each game's seed: `Game.replay(game.actions,
+    seed=seed, rules=game.rules)` rebuilds it)."""
 
 def play_bot_match(spec: _MatchSpecTuple, *, mode: _Mode = ...) -> _MatchRecord:
-    """Plays one match as `simulate_matches` does, in this thread, where either side may be a bot (`act(game)`)."""
+    """Plays one match as `simulate_matches` does, in the calling thread with
+    the GIL held, where each of `policy_a` and `policy_b` may also be a bot
+    (anything with `act(game) -> action`, given a copy of the match's game);
+    a built-in side decides exactly as it would in `simulate_matches`."""
 
 def sample_hands(observation: Observation, n: int = ..., *, seed: int = ...) -> _U8:
-    """Deals the cards `observation`'s seat cannot see to the other seats `n` times; an (n, 4, 54) uint8 array."""
+    """Deals the cards `observation`'s seat cannot see to the other seats, `n`
+    times, consistently with what it knows; returns an (n, 4, 54) uint8 array."""
+
+def infer_hands(
+    observation: Observation,
+    n: int = ...,
+    *,
+    seed: int = ...,
+    epsilon: float = ...,
+    partner_epsilon: float | None = ...,
+    max_cards: int | None = ...,
+    batch: int | None = ...,
+    moves: int = ...,
+    threads: int = ...,
+) -> _U8:
+    """`n` deals of the cards `observation`'s seat cannot see: `batch` drawn
+    as `sample_hands` draws them (uniformly), resampled by the likelihood of
+    the deal's public actions, then each moved by `moves` Metropolis–Hastings
+    card swaps; an (n, 4, 54) uint8 array."""
+
+def hand_log_likelihood(
+    observation: Observation,
+    hands: NDArray[np.uint8],
+    *,
+    epsilon: float = ...,
+    partner_epsilon: float | None = ...,
+    max_cards: int | None = ...,
+    threads: int = ...,
+) -> NDArray[np.float64]:
+    """The log-likelihood (natural log, 0 at most) of `observation`'s deal's
+    public actions for each deal of `hands`, an (n, 4, 54) array of card
+    counts (as `sample_hands` returns); every deal must fit what the seat knows."""
 
 def _rebuild_game(*args: Any) -> Game:
-    """Unpickles a Game (used by `Game.__reduce__`): `(rules, origin, log)`, every part checked."""
+    """Unpickles a Game (used by `Game.__reduce__`): `(rules, record)`, the
+    record text replayed and every entry checked; also reads the
+    `(rules, origin, log)` pickles of release 0.1.0."""
 
-def _rebuild_observation(state: tuple[Any, ...]) -> Observation:
-    """Unpickles an Observation (used by `Observation.__reduce__`)."""
+def _rebuild_observation(*args: Any) -> Observation:
+    """Unpickles an Observation (used by `Observation.__reduce__`): `(rules,
+    text)`, the observation text checked; also reads the one state tuple
+    of the pickles of release 0.1.0."""
 
 
 def _observation_from_public(
@@ -961,5 +1122,8 @@ def _observation_from_public(
     prev_finish: Sequence[int] | None,
     resisted: bool,
 ) -> Observation:
-    """The Observation of `seat` from what it has been told about the deal (the
-    levels before it, its hand, the public actions, the previous finishing order), checked."""
+    """The Observation of `seat` from what it has been told about the deal:
+    the levels before it, the phase and seat to act, its hand, the hand
+    sizes, the play to beat as `(Combo, seat)` or None, who is out, every
+    public action as `(seat, action)`, the previous finishing order (None in
+    a game's first deal) and whether the tribute was resisted; checked."""

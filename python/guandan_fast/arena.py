@@ -1,16 +1,20 @@
-"""Pitting playout policies against each other over many seeded deals or games."""
+"""Pitting playout policies against each other over many seeded deals or games,
+on this machine or on a cluster (a `backend` of guandan_fast.distributed)."""
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
-from typing import Any, Literal, Mapping
+from typing import Any, Callable, Literal, Mapping, Optional, Sequence
 
 import numpy as np
 
-from guandan_fast._core import InvalidArgumentError, Rules, simulate
+from guandan_fast._core import InvalidArgumentError, Rules
+from guandan_fast.distributed.backends import make_backend
+from guandan_fast.distributed.chunks import Span, check_count, run_chunks, simulate_chunk
 
-__all__ = ["PitResult", "pit", "pit_result", "wilson_interval"]
+__all__ = ["PitResult", "pit", "pit_chunk", "pit_result", "wilson_interval"]
 
 
 def wilson_interval(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -42,6 +46,28 @@ class PitResult:
     #: Mean deals per game (games only; 1 for deals).
     deals_per_game: float
 
+    @classmethod
+    def merge(cls, parts: Sequence[PitResult]) -> PitResult:
+        """The record of runs of one pairing over disjoint deals (or games) as one:
+        exactly the `PitResult` of one run over all of them (``pit`` of
+        ``start=0, n=k`` merged with ``start=k, n=m`` is ``pit`` of ``n=k + m``)."""
+        parts = list(parts)
+        if not parts or not all(isinstance(p, PitResult) for p in parts):
+            raise InvalidArgumentError("merge takes a non-empty list of PitResults")
+        first = parts[0]
+        if any((p.a, p.b, p.unit) != (first.a, first.b, first.unit) for p in parts):
+            raise InvalidArgumentError("merge takes the records of one pairing (the same a, b and unit)")
+        # A record's mean times its count is an integer sum (levels, deals): recovered exactly.
+        return _record(
+            first.a,
+            first.b,
+            first.unit,
+            played=sum(p.played for p in parts),
+            a_wins=sum(p.a_wins for p in parts),
+            gain=sum(round(p.mean_gain * p.played) for p in parts),
+            deals=sum(round(p.deals_per_game * p.played) for p in parts),
+        )
+
     def __str__(self) -> str:
         lo, hi = self.ci95
         return (
@@ -61,6 +87,10 @@ def pit(
     unit: Literal["deal", "game"] = "deal",
     rules: Rules | None = None,
     mode: Literal["cards", "pattern"] = "pattern",
+    backend: object = "local",
+    address: Optional[str] = None,
+    chunk: Optional[int] = None,
+    progress: Optional[Callable[[int], None]] = None,
 ) -> PitResult:
     """Plays `n` seeded deals (or games) with policy `a` on seats 0/2 and the same
     `n` with `a` on seats 1/3, all natively in Rust; reports `a`'s record.
@@ -70,36 +100,54 @@ def pit(
     searches ``mc-rule:N``, ``sh:N``, ``sh-greedy:N`` (docs/bots.md). Deals (or games)
     ``start..start + n`` of the seeded stream are played, so a long run split
     into chunks gives the same deals as one call.
+
+    `backend`: ``"local"`` (this machine, `threads` threads), ``"ray"`` (a Ray
+    cluster at `address`) or a backend object (guandan_fast.distributed);
+    `chunk`: deals (or games) per chunk (None: one call locally, measured
+    chunks with `progress` or on a cluster); `progress(k)` as each chunk
+    completes, `k` counting both seatings. The result is the same for any
+    backend, chunk size or thread count.
     """
-    # simulate checks the arguments' types and limits; a pit also needs a deal.
-    if isinstance(n, int) and not isinstance(n, bool) and n < 1:
-        raise InvalidArgumentError(f"n must be at least 1, not {n}")
-    first = simulate(n, seed=seed, start=start, threads=threads, rules=rules, unit=unit, policy=[a, b, a, b], mode=mode)
-    second = simulate(n, seed=seed, start=start, threads=threads, rules=rules, unit=unit, policy=[b, a, b, a], mode=mode)
-    return pit_result(a, b, unit, first, second)
+    check_count("n", n, 1)
+    be = make_backend(backend, threads=threads, address=address)
+    config = dict(seed=seed, threads=be.threads, rules=rules, unit=unit, mode=mode)
+    simulate_chunk(Span(start, 0), dict(config, policy=[a, b, a, b]))  # the engine checks every argument first
+    work = functools.partial(pit_chunk, a=a, b=b, config=config)
+    with be:
+        return PitResult.merge(run_chunks(be, n, work, start=start, chunk=chunk, progress=progress, weight=2))
+
+
+def pit_chunk(span: Span, a: str, b: str, config: dict[str, Any]) -> PitResult:
+    """`a`'s record over the span's deals (or games), both seatings, under `config` (simulate's keywords)."""
+    first = simulate_chunk(span, dict(config, policy=[a, b, a, b]))
+    second = simulate_chunk(span, dict(config, policy=[b, a, b, a]))
+    return pit_result(a, b, config.get("unit", "deal"), first, second)
 
 
 def pit_result(a: str, b: str, unit: str, first: Mapping[str, Any], second: Mapping[str, Any]) -> PitResult:
     """`a`'s record from the `simulate` results of the same deals (or games) with
     `a` on seats 0/2 (`first`) and on seats 1/3 (`second`)."""
     a_won = np.concatenate([first["winner"] == 0, second["winner"] == 1])
-    played = len(a_won)
-    wins = int(a_won.sum())
+    gain = deals = 0
     if unit == "deal":
-        gain = np.concatenate([first["gain"], second["gain"]]).astype(np.float64)
-        mean_gain = float(np.where(a_won, gain, -gain).mean())
-        per_game = 1.0
+        levels = np.concatenate([first["gain"], second["gain"]]).astype(np.int64)
+        gain = int(np.where(a_won, levels, -levels).sum())
     else:
-        mean_gain = 0.0
-        per_game = float(np.concatenate([first["deals"], second["deals"]]).mean())
+        deals = int(np.concatenate([first["deals"], second["deals"]]).astype(np.int64).sum())
+    return _record(a, b, unit, played=len(a_won), a_wins=int(a_won.sum()), gain=gain, deals=deals)
+
+
+def _record(a: str, b: str, unit: str, *, played: int, a_wins: int, gain: int, deals: int) -> PitResult:
+    """The `PitResult` of `played` deals (or games), `a_wins` won by `a`, `gain`
+    the sum of `a`'s signed level changes (deals), `deals` the deals played (games)."""
     return PitResult(
         a=a,
         b=b,
         unit=unit,
         played=played,
-        a_wins=wins,
-        win_rate=wins / played,
-        ci95=wilson_interval(wins, played),
-        mean_gain=mean_gain,
-        deals_per_game=per_game,
+        a_wins=a_wins,
+        win_rate=a_wins / played,
+        ci95=wilson_interval(a_wins, played),
+        mean_gain=gain / played if unit == "deal" else 0.0,
+        deals_per_game=deals / played if unit != "deal" else 1.0,
     )

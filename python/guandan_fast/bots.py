@@ -18,9 +18,8 @@ from guandan_fast._core import (
     _check_policy,
     policy_action,
 )
-from guandan_fast.arena import pit
 
-__all__ = ["Bot", "GreedyBot", "MCBot", "RandomBot", "RuleBot", "SearchBot", "decision_seed", "play_deal", "pit"]
+__all__ = ["Bot", "GreedyBot", "MCBot", "RandomBot", "RuleBot", "SearchBot", "decision_seed", "play_deal"]
 
 Action = Union[Combo, Pass, Tribute, Return]
 

@@ -31,8 +31,8 @@ impl fmt::Display for Game {
             self.game_number + 1,
             self.deal_number + 1 - matches!(self.phase, Phase::DealOver | Phase::GameOver | Phase::MatchOver) as u32,
             rank_text(p.level),
-            rank_text(self.lv.levels[0]),
-            rank_text(self.lv.levels[1]),
+            rank_text(self.levels.levels[0]),
+            rank_text(self.levels.levels[1]),
             self.phase.name()
         )?;
         for seat in 0..4u8 {

@@ -1,14 +1,13 @@
-//! What is public in a deal (§8): cards played, cards known to be in a hand
+//! What is public in a deal (docs/rules.md §8): cards played, cards known to be in a hand
 //! after tribute and return, the tribute cap on a giver's other cards, and
 //! the [`Observation`] of one seat.
 
-use crate::cards::card::RANK_A;
+use crate::cards::card::Card;
 use crate::cards::cardset::CardSet;
-use crate::error::{Error, Result};
 use crate::game::levels::LevelState;
 use crate::game::rules::Rules;
 use crate::game::tribute::TributeKind;
-use crate::game::trick::{partner, PlayState};
+use crate::game::trick::PlayState;
 use crate::game::{Action, Game, Phase, TributeState};
 use crate::movegen::combo::rank_value;
 use crate::movegen::Move;
@@ -20,7 +19,7 @@ pub struct Knowledge {
     pub played: [CardSet; 4],
     /// Cards known to be in each seat's hand (tribute and return cards not played since).
     pub known: [CardSet; 4],
-    /// For a tribute giver: no card outside `known` that is not a wildcard is stronger than this (§2 value).
+    /// For a tribute giver: no card outside `known` that is not a wildcard is stronger than this (docs/rules.md §2 value).
     pub caps: [Option<u8>; 4],
 }
 
@@ -87,7 +86,45 @@ impl Knowledge {
     }
 }
 
-/// What one seat may know (§8): its hand and everything public, taken from a
+/// What every seat is told of a tribute (docs/rules.md §8): who pays,
+/// each card paid (and to whom once every giver has paid), each card
+/// returned, and who leads once that is known.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct PublicTribute {
+    pub kind: TributeKind,
+    /// The givers, in order of decision.
+    pub givers: Vec<u8>,
+    /// (giver, receiver once every giver has paid, card) of each card paid.
+    pub tributes: Vec<(u8, Option<u8>, Card)>,
+    /// (receiver, giver, card) of each card returned.
+    pub returns: Vec<(u8, u8, Card)>,
+    /// Who leads: known once every giver has paid, or the tribute is resisted.
+    pub leader: Option<u8>,
+}
+
+/// What is public of the tribute `t`.
+pub fn public_tribute(t: &TributeState) -> PublicTribute {
+    let n = t.plan.n_givers as usize;
+    let paid = t.gifts[..n].iter().all(|x| x.is_some());
+    let mut p = PublicTribute {
+        kind: t.plan.kind,
+        givers: t.plan.givers[..n].to_vec(),
+        tributes: Vec::new(),
+        returns: Vec::new(),
+        leader: (paid || t.plan.kind == TributeKind::Resisted).then_some(t.leader),
+    };
+    for i in 0..n {
+        if let Some(c) = t.gifts[i] {
+            p.tributes.push((t.plan.givers[i], paid.then_some(t.receivers[i]), c));
+        }
+        if let Some(c) = t.returns[i] {
+            p.returns.push((t.receivers[i], t.plan.givers[i], c));
+        }
+    }
+    p
+}
+
+/// What one seat may know (docs/rules.md §8): its hand and everything public, taken from a
 /// game once. It holds no card of another seat's hand.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Observation {
@@ -97,7 +134,7 @@ pub struct Observation {
     pub rules: Rules,
     pub phase: Phase,
     /// Levels, A failures and declarer of the game.
-    pub lv: LevelState,
+    pub levels: LevelState,
     /// The rank played in this deal.
     pub level: u8,
     /// Seat to act (None between deals).
@@ -134,7 +171,7 @@ pub fn observe(g: &Game, seat: u8) -> Observation {
         seat,
         rules: g.rules,
         phase: g.phase,
-        lv: g.lv,
+        levels: g.levels,
         level: p.level,
         current: g.current_player(),
         hand: p.hands[seat as usize],
@@ -152,7 +189,7 @@ pub fn observe(g: &Game, seat: u8) -> Observation {
 }
 
 impl Game {
-    /// What `seat` may know (§8).
+    /// What `seat` may know (docs/rules.md §8).
     pub fn observation(&self, seat: u8) -> Observation {
         observe(self, seat)
     }
@@ -213,138 +250,14 @@ impl Observation {
             over: self.n_out == 4,
         }
     }
-
-    /// Checks that the observation could come from a game: every field in
-    /// range and consistent with the others (used when it is rebuilt from
-    /// outside data, e.g. unpickled).
-    pub fn check(&self) -> Result<()> {
-        let bad = |m: String| Err(Error::InvalidState(format!("observation: {m}")));
-        self.rules.validate()?;
-        if self.seat > 3 {
-            return bad(format!("seat {} is not 0..3", self.seat));
-        }
-        if self.level > RANK_A || self.lv.levels.iter().any(|&l| l > RANK_A) {
-            return bad("levels must be ranks 2..A".into());
-        }
-        if self.lv.declarer.is_some_and(|d| d > 1) {
-            return bad("declarer must be team 0, 1 or None".into());
-        }
-        if let Some(m) = self.rules.a_max_attempts {
-            if self.lv.a_fails.iter().any(|&f| f >= m) {
-                return bad(format!("A failures must be below a_max_attempts ({m})"));
-            }
-        }
-        // Cards: the hand, what is gone and the other hands make both decks.
-        let Some(seen) = self.hand.plus(self.gone) else {
-            return bad("the hand and the cards gone exceed two decks".into());
-        };
-        if self.sizes.iter().any(|&n| n > CardSet::FULL_DECK.len()) {
-            return bad("a hand size above 108".into());
-        }
-        if self.sizes[self.seat as usize] != self.hand.len() {
-            return bad(format!("the observer holds {} cards, not {}", self.hand.len(), self.sizes[self.seat as usize]));
-        }
-        if seen.len() + self.sizes.iter().sum::<u32>() != CardSet::FULL_DECK.len() + self.hand.len() {
-            return bad("hand sizes and cards gone do not add up to two decks".into());
-        }
-        let all_played = self.played.iter().try_fold(CardSet::EMPTY, |acc, p| acc.plus(*p));
-        if !all_played.is_some_and(|p| self.gone.contains(p)) {
-            return bad("played cards are not among the cards gone".into());
-        }
-        if !self.hand.contains(self.known[self.seat as usize]) {
-            return bad("cards known to be in the observer's hand are not in it".into());
-        }
-        let others = (0..4).filter(|&s| s != self.seat as usize);
-        let known_others = others.clone().try_fold(CardSet::EMPTY, |acc, s| acc.plus(self.known[s]));
-        if !known_others.is_some_and(|k| self.others_cards().contains(k)) || others.clone().any(|s| self.known[s].len() > self.sizes[s]) {
-            return bad("cards known to be in the other hands are not among the unseen cards".into());
-        }
-        if self.caps.iter().any(|c| c.is_some_and(|v| v > 15)) {
-            return bad("a tribute cap above 15".into());
-        }
-        // Finishing order, turn and the play to beat.
-        if self.n_out > 4 {
-            return bad(format!("{} seats out", self.n_out));
-        }
-        let out = self.finish_order();
-        if out.iter().any(|&s| s > 3) || (0..4u8).any(|s| out.iter().filter(|&&x| x == s).count() > 1) {
-            return bad(format!("finish order {out:?} is not distinct seats"));
-        }
-        let in_deal = matches!(self.phase, Phase::Tribute | Phase::Return | Phase::Play);
-        match self.current {
-            Some(c) if !in_deal || c > 3 => return bad(format!("seat {c} cannot be to act in the {} phase", self.phase.name())),
-            None if in_deal => return bad(format!("no seat to act in the {} phase", self.phase.name())),
-            _ => {}
-        }
-        if let Some((m, s)) = self.top {
-            if self.phase != Phase::Play || s > 3 || Some(s) == self.current {
-                return bad("a play to beat outside play, or by the seat to act".into());
-            }
-            if !crate::movegen::is_valid(&m, self.level, self.rules.combo_rules()) {
-                return bad(format!("{} cannot be declared {}", m.cards, m.combo));
-            }
-        }
-        for &(s, a) in &self.history {
-            if s > 3 {
-                return bad(format!("history seat {s} is not 0..3"));
-            }
-            if let Action::Play(m) = a {
-                if !crate::movegen::is_valid(&m, self.level, self.rules.combo_rules()) {
-                    return bad(format!("history: {} cannot be declared {}", m.cards, m.combo));
-                }
-            }
-        }
-        match self.phase {
-            Phase::Play => {
-                for s in 0..4u8 {
-                    if (self.sizes[s as usize] == 0) != out.contains(&s) {
-                        return bad(format!("seat {s} is out exactly when its hand is empty"));
-                    }
-                    if out.contains(&s) && out.contains(&partner(s)) {
-                        return bad("a team is out but the deal goes on".into());
-                    }
-                }
-                if self.current.is_some_and(|c| out.contains(&c)) {
-                    return bad("the seat to act is out".into());
-                }
-            }
-            Phase::Tribute | Phase::Return => {
-                if self.n_out != 0 || self.sizes.contains(&0) || self.tribute.is_none_or(|t| t.plan.n_givers == 0) {
-                    return bad(format!("the {} phase needs a tribute, full hands and no one out", self.phase.name()));
-                }
-            }
-            _ => {
-                if self.n_out != 4 {
-                    return bad("a finished deal needs the four seats in finish order".into());
-                }
-            }
-        }
-        if let Some(t) = &self.tribute {
-            let n = match t.plan.kind {
-                TributeKind::None | TributeKind::Resisted => 0,
-                TributeKind::Single => 1,
-                TributeKind::Double => 2,
-            };
-            let seats = [t.plan.givers, t.receivers].concat();
-            if t.plan.n_givers != n
-                || seats.iter().any(|&s| s > 3)
-                || t.plan.leader > 3
-                || t.leader > 3
-                || t.return_order.iter().any(|&i| i > 1)
-                || t.step > n
-            {
-                return bad("inconsistent tribute".into());
-            }
-        }
-        Ok(())
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::tribute;
-    use crate::movegen::Mode;
+    use crate::error::Error;
+    use crate::game::Step;
+    use crate::game::{tribute, validate};
     use crate::rng::Rng;
 
     /// Every state of a few seeded random matches.
@@ -356,13 +269,8 @@ mod tests {
             let mut rng = Rng::new(seed + 100);
             for _ in 0..1200 {
                 out.push(g.clone());
-                match g.phase {
-                    Phase::MatchOver => break,
-                    Phase::DealOver | Phase::GameOver => g.next_deal(None, None).unwrap(),
-                    _ => {
-                        let acts = g.legal_actions(Mode::Pattern);
-                        g.apply(acts[rng.below(acts.len() as u32) as usize]).unwrap();
-                    }
+                if g.random_step(&mut rng) == Step::Over {
+                    break;
                 }
             }
         }
@@ -376,7 +284,7 @@ mod tests {
         for g in &all {
             for seat in 0..4 {
                 let o = g.observation(seat);
-                assert_eq!(o.check(), Ok(()), "{:?} seat {seat}", g.phase);
+                assert_eq!(validate::observation(&o), Ok(()), "{:?} seat {seat}", g.phase);
                 assert_eq!(o.sizes.iter().sum::<u32>() + o.gone.len(), 108);
                 assert_eq!(o.known_cards()[seat as usize], g.play.hands[seat as usize]);
                 assert_eq!(o.knowledge(), knowledge(g));
@@ -403,7 +311,7 @@ mod tests {
         bad.push(Observation { caps: [Some(16), None, None, None], ..o.clone() });
         bad.push(Observation { phase: Phase::DealOver, current: None, top: None, ..o.clone() });
         for b in bad {
-            assert!(matches!(b.check(), Err(Error::InvalidState(_))), "{b:?}");
+            assert!(matches!(validate::observation(&b), Err(Error::InvalidState(_))), "{b:?}");
         }
     }
 

@@ -1,12 +1,15 @@
 //! Property tests of the game state: position strings from random matches,
-//! mutated, and rebuilding from random origins and logs. Whatever the input,
-//! no panic; what is accepted round-trips and behaves as the original.
+//! mutated, rebuilding from random origins and logs, and changed records and
+//! observation texts. Whatever the input, no panic; what is accepted
+//! round-trips and behaves as the original.
 
 use crate::cards::card::Card;
 use crate::cards::cardset::CardSet;
 use crate::game::levels::LevelState;
+use crate::game::observation_text;
 use crate::game::observe::knowledge;
 use crate::game::position::{from_position, parse, to_position};
+use crate::game::record::{parse_record, record_text};
 use crate::game::rules::Rules;
 use crate::game::{Action, Game, LogEntry, Origin, Phase};
 use crate::movegen::combo::{Combo, Kind};
@@ -188,8 +191,41 @@ proptest! {
                 prop_assert!(legal, "an illegal log was accepted");
                 prop_assert_eq!(to_position(&b), to_position(&g));
                 prop_assert!(conserved(&b));
+                let text = record_text(&origin, &log);
+                prop_assert_eq!(parse_record(&text), Ok((origin, log)));
+                prop_assert_eq!(b.record(), text);
             }
             Err(_) => prop_assert!(!legal, "a legal log was refused"),
+        }
+    }
+
+    #[test]
+    fn changed_records_and_observation_texts_never_panic(
+        rk in 0u8..4,
+        seed in any::<u64>(),
+        steps in 0usize..400,
+        edits in proptest::collection::vec((any::<u16>(), any::<u8>()), 1..4),
+        seat in 0u8..4,
+    ) {
+        let r = rules(rk);
+        let g = random_game(r, seed, steps);
+        let texts = [g.record(), observation_text::to_text(&g.observation(seat))];
+        for (i, original) in texts.iter().enumerate() {
+            let mut b = original.clone().into_bytes();
+            for &(at, v) in &edits {
+                let k = at as usize % b.len();
+                const BYTES: &[u8] = b"0123456789abcdef-:, \nAnprt";
+                b[k] = BYTES[v as usize % BYTES.len()];
+            }
+            let text = String::from_utf8(b).unwrap();
+            if i == 0 {
+                if let Ok(h) = Game::from_record(r, &text) {
+                    prop_assert_eq!(h.record(), text);
+                    prop_assert!(conserved(&h));
+                }
+            } else if let Ok(o) = observation_text::from_text(&text, r) {
+                prop_assert_eq!(observation_text::to_text(&o), text);
+            }
         }
     }
 }

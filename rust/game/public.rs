@@ -5,11 +5,12 @@
 //! the game as the engine's own seat would.
 
 use crate::cards::cardset::CardSet;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::game::levels::LevelState;
 use crate::game::observe::{knowledge_of, Observation};
 use crate::game::rules::Rules;
 use crate::game::tribute::{self, TributeKind};
+use crate::game::validate::{self, invalid};
 use crate::game::{Action, Phase, TributeState};
 use crate::movegen::Move;
 
@@ -19,7 +20,7 @@ pub struct PublicDeal {
     pub seat: u8,
     pub rules: Rules,
     /// Levels, A failures and declarer before the deal.
-    pub lv: LevelState,
+    pub levels: LevelState,
     pub phase: Phase,
     /// Seat to act (None between deals).
     pub current: Option<u8>,
@@ -39,10 +40,6 @@ pub struct PublicDeal {
     pub resisted: bool,
 }
 
-fn bad<T>(m: String) -> Result<T> {
-    Err(Error::InvalidState(format!("public deal: {m}")))
-}
-
 /// The tribute state after the tribute and return actions of `history`.
 fn tribute_state(prev: [u8; 4], resisted: bool, history: &[(u8, Action)], level: u8) -> Result<TributeState> {
     let plan = tribute::plan_for(prev, resisted);
@@ -53,26 +50,25 @@ fn tribute_state(prev: [u8; 4], resisted: bool, history: &[(u8, Action)], level:
         match a {
             Action::Tribute(c) => {
                 if paid || seat != plan.givers[t.step as usize] {
-                    return bad(format!("seat {seat} pays no tribute here"));
+                    return Err(invalid(format!("seat {seat} pays no tribute here")));
                 }
                 t.gifts[t.step as usize] = Some(c);
                 t.step += 1;
                 if t.step == n {
-                    let pay = tribute::payment(&plan, prev, t.gifts, level)
-                        .ok_or_else(|| Error::InvalidState("public deal: a tribute card is missing".into()))?;
+                    let pay = tribute::payment(&plan, prev, t.gifts, level).ok_or_else(|| invalid("a tribute card is missing"))?;
                     (t.receivers, t.return_order, t.leader, t.step, paid) = (pay.receivers, pay.return_order, pay.leader, 0, true);
                 }
             }
             Action::Return(c) => {
                 if !paid || t.step >= n || seat != t.receivers[t.return_order[t.step as usize] as usize] {
-                    return bad(format!("seat {seat} returns no card here"));
+                    return Err(invalid(format!("seat {seat} returns no card here")));
                 }
                 t.returns[t.return_order[t.step as usize] as usize] = Some(c);
                 t.step += 1;
             }
             Action::Play(_) | Action::Pass => {
                 if !paid || t.step < n {
-                    return bad("a play before the tribute and return are done".into());
+                    return Err(invalid("a play before the tribute and return are done"));
                 }
             }
         }
@@ -83,30 +79,23 @@ fn tribute_state(prev: [u8; 4], resisted: bool, history: &[(u8, Action)], level:
 impl PublicDeal {
     /// The observation of the seat (checked as an unpickled one is).
     pub fn observation(&self) -> Result<Observation> {
-        if self.finish.len() > 4 || self.seat > 3 || self.history.iter().any(|&(s, _)| s > 3) {
-            return bad("seats must be 0..3 and at most four out".into());
-        }
-        let level = self.lv.level();
+        self.build().map_err(|e| e.context("public deal"))
+    }
+
+    fn build(&self) -> Result<Observation> {
+        validate::seats::seat(self.seat, "seat")?;
+        validate::seats::distinct(&self.finish, "finish")?;
+        validate::seats::of_history(&self.history)?;
+        let level = self.levels.level();
         let tribute = match (self.prev_finish, self.history.iter().any(|(_, a)| matches!(a, Action::Tribute(_) | Action::Return(_)))) {
             (Some(prev), _) => Some(tribute_state(prev, self.resisted, &self.history, level)?),
-            (None, true) => return bad("tribute in a game's first deal".into()),
+            (None, true) => return Err(invalid("tribute in a game's first deal")),
             (None, false) => None,
         };
         if tribute.is_some_and(|t| (t.plan.kind == TributeKind::Resisted) != self.resisted) {
-            return bad("inconsistent resisted tribute".into());
+            return Err(invalid("inconsistent resisted tribute"));
         }
-        let mut played = [CardSet::EMPTY; 4];
-        for &(s, a) in &self.history {
-            if let Action::Play(m) = a {
-                let s = s as usize;
-                played[s] =
-                    played[s].plus(m.cards).ok_or_else(|| Error::InvalidState(format!("public deal: seat {s} played a third copy of a card")))?;
-            }
-        }
-        let gone = played
-            .iter()
-            .try_fold(CardSet::EMPTY, |acc, p| acc.plus(*p))
-            .ok_or_else(|| Error::InvalidState("public deal: more than two decks played".into()))?;
+        let (played, gone) = validate::cards::played_in(&self.history)?;
         let k = knowledge_of(tribute.as_ref(), played, level);
         let mut finish = [0u8; 4];
         finish[..self.finish.len()].copy_from_slice(&self.finish);
@@ -114,7 +103,7 @@ impl PublicDeal {
             seat: self.seat,
             rules: self.rules,
             phase: self.phase,
-            lv: self.lv,
+            levels: self.levels,
             level,
             current: self.current,
             hand: self.hand,
@@ -129,7 +118,7 @@ impl PublicDeal {
             caps: k.caps,
             gone,
         };
-        o.check()?;
+        validate::observation(&o)?;
         Ok(o)
     }
 }
@@ -137,8 +126,7 @@ impl PublicDeal {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
-    use crate::movegen::Mode;
+    use crate::game::{Game, Step};
     use crate::rng::Rng;
 
     /// Every observation of a few random matches, rebuilt from its public part, is the engine's.
@@ -149,20 +137,18 @@ mod tests {
             let mut g = Game::new(Rules::default(), seed).unwrap();
             let mut rng = Rng::new(seed + 7);
             for _ in 0..1500 {
-                match g.phase {
-                    Phase::MatchOver => break,
-                    Phase::DealOver | Phase::GameOver => {
-                        g.next_deal(None, None).unwrap();
-                        continue;
+                if !g.deciding() {
+                    if g.random_step(&mut rng) == Step::Over {
+                        break;
                     }
-                    _ => {}
+                    continue;
                 }
                 let seat = g.play.current;
                 let o = g.observation(seat);
                 let p = PublicDeal {
                     seat,
                     rules: g.rules,
-                    lv: g.lv,
+                    levels: g.levels,
                     phase: g.phase,
                     current: Some(seat),
                     hand: g.play.hands[seat as usize],
@@ -175,8 +161,7 @@ mod tests {
                 };
                 assert_eq!(p.observation().unwrap(), o);
                 tributes += g.history.iter().any(|(_, a)| matches!(a, Action::Return(_))) as u32;
-                let acts = g.legal_actions(Mode::Pattern);
-                g.apply(acts[rng.below(acts.len() as u32) as usize]).unwrap();
+                g.random_step(&mut rng);
             }
         }
         assert!(tributes > 0);
@@ -187,7 +172,7 @@ mod tests {
         let p = PublicDeal {
             seat: 0,
             rules: Rules::default(),
-            lv: LevelState::new(),
+            levels: LevelState::new(),
             phase: Phase::Tribute,
             current: Some(3),
             hand: CardSet::EMPTY,
@@ -198,6 +183,6 @@ mod tests {
             prev_finish: Some([0, 1, 2, 3]),
             resisted: false,
         };
-        assert!(matches!(p.observation(), Err(Error::InvalidState(_))));
+        assert!(matches!(p.observation(), Err(crate::error::Error::InvalidState(_))));
     }
 }

@@ -10,12 +10,10 @@ use crate::error::{Error, Result};
 use crate::game::levels::{LevelState, Settlement};
 use crate::game::record::{DealRecord, LogEntry, Origin};
 use crate::game::rules::Rules;
-use crate::game::setup::{
-    bad, check_cards, check_codes, check_finished, check_move, check_seat, check_tribute_shape, check_trick, move_card, undo_tribute,
-};
 use crate::game::setup::{Action, Phase, Setup, TributeState};
-use crate::game::tribute::{self, TributeKind};
+use crate::game::tribute::{self, move_card, TributeKind};
 use crate::game::trick::{team, PlayState};
+use crate::game::validate;
 use crate::movegen::{self, Mode, Move};
 use crate::rng::Rng;
 
@@ -33,7 +31,7 @@ pub struct Game {
     pub game_number: u32,
     /// Deals finished in the current game.
     pub deal_number: u32,
-    pub lv: LevelState,
+    pub levels: LevelState,
     pub phase: Phase,
     pub play: PlayState,
     /// Finishing order of the previous deal of this game.
@@ -69,13 +67,13 @@ impl Game {
     /// before the first deal (to analyse a deal played at any level).
     pub fn with_setup(rules: Rules, seed: u64, hands: Option<[CardSet; 4]>, leader: Option<u8>, levels: Option<LevelState>) -> Result<Game> {
         rules.validate()?;
-        if let Some(l) = leader.filter(|&l| l > 3) {
-            return Err(Error::InvalidState(format!("leader {l} is not a seat 0..3")));
+        if let Some(l) = leader {
+            validate::seats::seat(l, "leader")?;
         }
         let lv = levels.unwrap_or_else(|| Game::fresh_levels(&rules));
         lv.check(&rules)?;
         if let Some(h) = &hands {
-            Game::check_hands(h)?;
+            validate::cards::hands(h)?;
         }
         let mut rng = Rng::new(seed);
         let first = hands.unwrap_or_else(|| deck::deal(&mut rng));
@@ -104,10 +102,10 @@ impl Game {
     }
 
     /// The match at `setup`, after checking that the setup can occur under
-    /// `rules` (see `check_setup`); its history starts there.
+    /// `rules` (see `validate::setup`); its history starts there.
     pub fn from_setup(rules: Rules, setup: Setup) -> Result<Game> {
         rules.validate()?;
-        let dealt = check_setup(&rules, &setup)?;
+        let dealt = validate::setup(&rules, &setup)?;
         let rng = Rng::from_state(setup.rng).ok_or_else(|| Error::InvalidState("the RNG state cannot be all zero".into()))?;
         let mut finish = [0u8; 4];
         finish[..setup.out.len()].copy_from_slice(&setup.out);
@@ -129,7 +127,7 @@ impl Game {
             games_won: setup.games_won,
             game_number: setup.game_number,
             deal_number: setup.deal_number,
-            lv: setup.levels,
+            levels: setup.levels,
             phase: setup.phase,
             play,
             prev_finish: setup.prev_finish,
@@ -150,7 +148,7 @@ impl Game {
         let p = &self.play;
         Setup {
             phase: self.phase,
-            levels: self.lv,
+            levels: self.levels,
             games_won: self.games_won,
             game_number: self.game_number,
             deal_number: self.deal_number,
@@ -176,22 +174,10 @@ impl Game {
         lv
     }
 
-    /// Checks explicit hands: disjoint within two decks, each non-empty.
-    fn check_hands(hands: &[CardSet; 4]) -> Result<()> {
-        let mut all = CardSet::EMPTY;
-        for (s, h) in hands.iter().enumerate() {
-            if h.is_empty() {
-                return Err(Error::InvalidState(format!("seat {s} has no cards")));
-            }
-            all = all.plus(*h).ok_or_else(|| Error::DuplicateCard(format!("the hands hold more than two copies of a card (seat {s})")))?;
-        }
-        Ok(())
-    }
-
     /// Starts a deal with `hands` (checked) at the current levels; `leader`
     /// (checked) or the shuffle picks the leader of a game's first deal.
     fn start_deal(&mut self, hands: [CardSet; 4], leader: Option<u8>) {
-        let level = self.lv.level();
+        let level = self.levels.level();
         self.dealt = hands;
         self.played = [CardSet::EMPTY; 4];
         self.history.clear();
@@ -218,6 +204,33 @@ impl Game {
                 }
             }
         }
+    }
+
+    /// The game of `s` at the start of its deal, dealt `dealt`, as
+    /// `next_deal` starts it (to replay the deal's tribute).
+    pub(crate) fn at_deal_start(rules: &Rules, s: &Setup, dealt: [CardSet; 4]) -> Game {
+        let mut g = Game {
+            rules: *rules,
+            origin: Origin::Seed { seed: 0, hands: None, leader: None, levels: None },
+            log: Vec::new(),
+            rng: Rng::new(0),
+            games_won: s.games_won,
+            game_number: s.game_number,
+            deal_number: s.deal_number,
+            levels: s.levels,
+            phase: Phase::Play,
+            play: PlayState::new(dealt, s.level, 0, rules.combo_rules()),
+            prev_finish: s.prev_finish,
+            tribute: None,
+            dealt,
+            played: [CardSet::EMPTY; 4],
+            leader: 0,
+            history: Vec::new(),
+            records: Vec::new(),
+            game_winners: Vec::new(),
+        };
+        g.start_deal(dealt, None);
+        g
     }
 
     fn begin_play(&mut self, leader: u8) {
@@ -274,7 +287,7 @@ impl Game {
         let seat = self.play.current;
         match (self.phase, action) {
             (Phase::Play, Action::Play(mv)) => {
-                check_codes(&mv)?;
+                validate::cards::codes(&mv)?;
                 self.play.check_play(&mv)?;
                 if !movegen::classify(mv.cards, self.play.level, self.play.rules).contains(&mv) {
                     return Err(Error::InvalidCombo(format!("{} is not {} with {} wildcard(s)", mv.cards, mv.combo, mv.wild)));
@@ -445,7 +458,7 @@ impl Game {
     /// The settlement of the current deal finished in `finish` order,
     /// refused when a count it changes is full.
     fn settlement(&self, finish: [u8; 4]) -> Result<Settlement> {
-        let mut st = self.lv.settle(finish, &self.rules)?;
+        let mut st = self.levels.settle(finish, &self.rules)?;
         let deals = self.deal_number.checked_add(1).ok_or_else(|| Error::InvalidState(format!("deal number {} cannot grow", self.deal_number)))?;
         if st.game_winner.is_none() && self.rules.max_deals.is_some_and(|m| deals >= m) {
             let [a, b] = st.after.levels;
@@ -474,14 +487,14 @@ impl Game {
             deal_number: self.deal_number - 1,
             dealt: self.dealt,
             level: self.play.level,
-            levels_before: self.lv.levels,
+            levels_before: self.levels.levels,
             tribute: self.tribute,
             leader: self.leader,
             actions: self.history.clone(),
             finish,
             settlement: st,
         });
-        self.lv = st.after;
+        self.levels = st.after;
         self.prev_finish = Some(finish);
         self.phase = match st.game_winner {
             None => Phase::DealOver,
@@ -508,17 +521,15 @@ impl Game {
             p => return Err(Error::IllegalMove(format!("the deal is still in its {} phase", p.name()))),
         };
         if let Some(l) = leader {
-            if l > 3 {
-                return Err(Error::InvalidState(format!("leader {l} is not a seat 0..3")));
-            }
+            validate::seats::seat(l, "leader")?;
             if !new_game {
                 return Err(Error::InvalidState("after a game's first deal the leader follows from tribute; do not give one".into()));
             }
         }
         if let Some(h) = &hands {
-            Game::check_hands(h)?;
+            validate::cards::hands(h)?;
         }
-        let lv = if new_game { Game::fresh_levels(&self.rules) } else { self.lv };
+        let lv = if new_game { Game::fresh_levels(&self.rules) } else { self.levels };
         let (game_number, deal_number) = if new_game {
             (self.game_number.checked_add(1).ok_or_else(|| Error::InvalidState(format!("game number {} cannot grow", self.game_number)))?, 0)
         } else {
@@ -537,7 +548,7 @@ impl Game {
         if new_game {
             self.game_number = game_number;
             self.deal_number = 0;
-            self.lv = lv;
+            self.levels = lv;
             self.prev_finish = None;
         }
         let dealt = match hands {
@@ -635,181 +646,43 @@ fn action_kind(a: &Action) -> &'static str {
     }
 }
 
-// ---------------------------------------------------------------- checks of a setup
-
-/// Checks everything about `s` under `rules` (which passed `validate`):
-/// codes in range, cards within two decks, counts and phase consistent, the
-/// trick state one that play reaches, the tribute one that follows from the
-/// previous finish and the hands. Returns the hands as dealt.
-fn check_setup(rules: &Rules, s: &Setup) -> Result<[CardSet; 4]> {
-    let live = s.phase.is_live();
-    check_seat(s.current, "current seat")?;
-    check_seat(s.top_seat, "top seat")?;
-    check_seat(s.leader, "leader")?;
-    if s.out.len() > 4 {
-        return Err(bad(format!("{} seats are listed as out", s.out.len())));
-    }
-    let mut is_out = [false; 4];
-    for &x in &s.out {
-        check_seat(x, "seat out")?;
-        if std::mem::replace(&mut is_out[x as usize], true) {
-            return Err(bad(format!("seat {x} is listed as out twice")));
-        }
-    }
-    if let Some(p) = s.prev_finish {
-        let mut seen = [false; 4];
-        for x in p {
-            check_seat(x, "seat of the previous finish")?;
-            if std::mem::replace(&mut seen[x as usize], true) {
-                return Err(bad(format!("previous finish {p:?} lists seat {x} twice")));
-            }
-        }
-    }
-    s.levels.check(rules)?;
-    if s.level > RANK_A {
-        return Err(bad(format!("level rank code {} is not a rank 2..A", s.level)));
-    }
-
-    // Cards: what each seat holds and has played, within two decks.
-    let mut start = [CardSet::EMPTY; 4];
-    let mut total = CardSet::EMPTY;
-    for (i, st) in start.iter_mut().enumerate() {
-        check_cards(s.hands[i], &format!("the hand of seat {i}"))?;
-        check_cards(s.played[i], &format!("the cards seat {i} played"))?;
-        *st = s.hands[i].plus(s.played[i]).ok_or_else(|| bad(format!("seat {i} holds and has played more than two copies of a card")))?;
-        if st.is_empty() {
-            return Err(bad(format!("seat {i} holds no cards and has played none")));
-        }
-        total = total.plus(*st).ok_or_else(|| bad("the hands and the cards played hold more than two copies of a card"))?;
-    }
-
-    // Games and deals.
-    let gtw = rules.games_to_win();
-    let [a, b] = s.games_won;
-    let game_over = matches!(s.phase, Phase::GameOver | Phase::MatchOver);
-    if s.phase == Phase::MatchOver {
-        if !((a == gtw && b < gtw) || (b == gtw && a < gtw)) {
-            return Err(bad(format!("a match over has one team with {gtw} games won and the other fewer, not {a},{b}")));
-        }
-    } else if a >= gtw || b >= gtw {
-        return Err(bad(format!("games won {a},{b}: a team with {gtw} has won the match, so the phase is match_over")));
-    }
-    let won = a as u32 + b as u32;
-    let game = if game_over { won.checked_sub(1).ok_or_else(|| bad("a game over needs a game won"))? } else { won };
-    if s.game_number != game {
-        return Err(bad(format!("game number {} does not follow from the games won {a},{b} (it is {game})", s.game_number)));
-    }
-    if live {
-        if s.deal_number == u32::MAX {
-            return Err(bad(format!("deal number {} cannot grow when this deal ends", s.deal_number)));
-        }
-        if (s.deal_number == 0) != s.prev_finish.is_none() {
-            return Err(bad("a deal has the previous finishing order exactly when it is not the first of its game (deal number above 0)"));
-        }
-        if s.prev_finish.is_some() != s.tribute.is_some() {
-            return Err(bad("a deal after a game's first has a tribute (or a resisted one), a first deal none"));
-        }
-        if s.level != s.levels.level() {
-            return Err(bad(format!("the deal is played at {}, not at the declarer's level {}", rank_text(s.level), rank_text(s.levels.level()))));
-        }
-        if s.prev_finish.is_some() && s.levels.declarer.is_none() {
-            return Err(bad("after a game's first deal the declarer is a team"));
-        }
-        if let Some(d) = s.levels.a_fails_full() {
-            return Err(bad(format!("team {d} has failed at A {} times, the most the count of A failures holds", u8::MAX)));
-        }
-    } else {
-        if s.deal_number == 0 {
-            return Err(bad("a finished deal makes the deal number at least 1"));
-        }
-        if (s.deal_number == 1) != s.tribute.is_none() {
-            return Err(bad("a finished deal had a tribute (or a resisted one) exactly when it was not its game's first"));
-        }
-    }
-    if rules.sudden_death && (s.phase == Phase::DealOver || s.deal_number > game_over as u32) {
-        return Err(bad("under sudden death every game is one deal"));
-    }
-    if let Some(m) = rules.max_deals {
-        if s.deal_number > m || (s.deal_number == m && !game_over) {
-            return Err(bad(format!("deal number {} is beyond max_deals ({m}): the game would be over", s.deal_number)));
-        }
-    }
-    if let Some(m) = &s.top {
-        check_move(m, s.level, rules, "the top play")?;
-    }
-
-    // The trick state of the phase.
-    match s.phase {
-        Phase::Tribute | Phase::Return => {
-            if s.top.is_some() || !s.out.is_empty() || s.played.iter().any(|p| !p.is_empty()) {
-                return Err(bad(format!("in the {} phase nothing is played yet: no top, no seat out, no card played", s.phase.name())));
-            }
-        }
-        Phase::Play => check_trick(s, &is_out)?,
-        _ => check_finished(s)?,
-    }
-
-    // The tribute: its shape, the hands as dealt, and in a deal in progress
-    // that it follows from the previous finish and those hands.
-    let Some(t) = &s.tribute else { return Ok(start) };
-    check_tribute_shape(t, s.phase)?;
-    if !matches!(s.phase, Phase::Tribute | Phase::Return) && s.leader != t.leader {
-        return Err(bad(format!("the leader {} is not the one the tribute gives ({})", s.leader, t.leader)));
-    }
-    let dealt = undo_tribute(start, t, s.phase)?;
-    if live {
-        replay_tribute(rules, s, dealt, start)?;
-    }
-    Ok(dealt)
+/// What one step of a random match did (tests).
+#[cfg(test)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Step {
+    /// The match was over: nothing was done.
+    Over,
+    /// The next deal was started.
+    NextDeal,
+    /// This action was applied.
+    Acted(Action),
 }
 
-/// Replays the tribute of `s` from the hands as dealt: each card paid and
-/// returned must be one the rules allow, and the result `s` itself.
-fn replay_tribute(rules: &Rules, s: &Setup, dealt: [CardSet; 4], start: [CardSet; 4]) -> Result<()> {
-    let t = s.tribute.ok_or_else(|| bad("no tribute to replay"))?;
-    let mut g = Game {
-        rules: *rules,
-        origin: Origin::Seed { seed: 0, hands: None, leader: None, levels: None },
-        log: Vec::new(),
-        rng: Rng::new(0),
-        games_won: s.games_won,
-        game_number: s.game_number,
-        deal_number: s.deal_number,
-        lv: s.levels,
-        phase: Phase::Play,
-        play: PlayState::new(dealt, s.level, 0, rules.combo_rules()),
-        prev_finish: s.prev_finish,
-        tribute: None,
-        dealt,
-        played: [CardSet::EMPTY; 4],
-        leader: 0,
-        history: Vec::new(),
-        records: Vec::new(),
-        game_winners: Vec::new(),
-    };
-    g.start_deal(dealt, None);
-    let n = t.plan.n_givers as usize;
-    let (gifts, returns) = match s.phase {
-        Phase::Tribute => (t.step as usize, 0),
-        Phase::Return => (n, t.step as usize),
-        _ => (n, n),
-    };
-    let why = |e: Error| e.context("the tribute does not follow from the previous finish and the hands");
-    for i in 0..gifts.min(2) {
-        if let Some(c) = t.gifts[i] {
-            g.apply(Action::Tribute(c)).map_err(why)?;
+#[cfg(test)]
+impl Game {
+    /// One step of a random match (the one walk every test module takes):
+    /// the next deal between deals, else a legal action (pattern level)
+    /// picked by `rng`.
+    pub(crate) fn random_step(&mut self, rng: &mut Rng) -> Step {
+        match self.phase {
+            Phase::MatchOver => Step::Over,
+            Phase::DealOver | Phase::GameOver => {
+                self.next_deal(None, None).unwrap();
+                Step::NextDeal
+            }
+            _ => {
+                let acts = self.legal_actions(Mode::Pattern);
+                let a = acts[rng.below(acts.len() as u32) as usize];
+                self.apply(a).unwrap();
+                Step::Acted(a)
+            }
         }
     }
-    for j in 0..returns.min(2) {
-        if let Some(c) = t.returns[t.return_order[j] as usize & 1] {
-            g.apply(Action::Return(c)).map_err(why)?;
-        }
+
+    /// Whether the seat to move has a decision to take now (play, tribute or return).
+    pub(crate) fn deciding(&self) -> bool {
+        matches!(self.phase, Phase::Play | Phase::Tribute | Phase::Return)
     }
-    let hands = if s.phase == Phase::Play { start } else { s.hands };
-    if g.phase != s.phase || g.tribute != s.tribute || g.play.hands != hands || (s.phase != Phase::Play && g.play.current != s.current) {
-        return Err(bad("the tribute state does not follow from the previous finish and the hands"));
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -881,7 +754,7 @@ mod tests {
             g.apply(a).unwrap();
         }
         let h = Game::from_setup(g.rules, g.setup()).unwrap();
-        assert_eq!((h.play, h.played, h.dealt, h.tribute, h.lv, h.phase), (g.play, g.played, g.dealt, g.tribute, g.lv, g.phase));
+        assert_eq!((h.play, h.played, h.dealt, h.tribute, h.levels, h.phase), (g.play, g.played, g.dealt, g.tribute, g.levels, g.phase));
         assert_eq!(h.setup(), g.setup());
     }
 
@@ -924,7 +797,7 @@ mod tests {
         play(&mut g, "4s");
         g.apply(Action::Pass).unwrap();
         play(&mut g, "5s"); // 0, 1, 3, 2: team 0 first with its partner last fails at its A
-        assert_eq!((g.phase, g.lv.a_fails, g.lv.declarer), (Phase::DealOver, [255, 0], Some(0)));
+        assert_eq!((g.phase, g.levels.a_fails, g.levels.declarer), (Phase::DealOver, [255, 0], Some(0)));
         let before = g.clone();
         assert!(matches!(g.next_deal(None, None), Err(Error::InvalidState(_))));
         assert_eq!(g, before);

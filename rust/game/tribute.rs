@@ -8,6 +8,20 @@ use crate::game::rules::Rules;
 use crate::game::trick::team;
 use crate::movegen::combo::rank_value;
 
+/// Moves card(s) `c` from seat `from` to seat `to` in `hands` (a tribute
+/// or a return: `what`); refused, changing nothing, when `from` does not
+/// hold them or `to` would hold a third copy.
+pub fn move_card(hands: &mut [CardSet; 4], from: u8, to: u8, c: CardSet, what: &str) -> Result<()> {
+    let (f, t) = (from as usize & 3, to as usize & 3);
+    if !hands[f].contains(c) {
+        return Err(Error::InvalidState(format!("seat {from} does not hold its {what} card {c}")));
+    }
+    let got = hands[t].plus(c).ok_or_else(|| Error::InvalidState(format!("the {what} card {c} would be a third copy in seat {to}'s hand")))?;
+    hands[f] = hands[f].minus(c);
+    hands[t] = got;
+    Ok(())
+}
+
 /// Which tribute a deal starts with.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum TributeKind {
@@ -66,12 +80,12 @@ pub fn plan_for(prev: [u8; 4], resisted: bool) -> TributePlan {
     }
 }
 
-/// Strength of the highest non-wildcard card of `hand` (§2), if any.
+/// Strength of the highest non-wildcard card of `hand` (docs/rules.md §2), if any.
 pub fn highest_value(hand: CardSet, level: u8) -> Option<u8> {
     hand.cards().into_iter().filter(|c| !c.is_wildcard(level)).map(|c| rank_value(c.rank(), level)).max()
 }
 
-/// The cards a giver may pay: its highest cards by §2 order, wildcards
+/// The cards a giver may pay: its highest cards by docs/rules.md §2 order, wildcards
 /// exempt (a hand-made hand of nothing but wildcards pays a wildcard).
 pub fn tribute_options(hand: CardSet, level: u8) -> Vec<Card> {
     let Some(best) = highest_value(hand, level) else {

@@ -111,7 +111,7 @@ pub struct Combo {
 pub const NO_SUIT: u8 = 255;
 
 /// Strength of a rank for singles, pairs, triples, full houses and bombs
-/// (§2): 2 < … < A < level < small joker < big joker.
+/// (docs/rules.md §2): 2 < … < A < level < small joker < big joker.
 #[inline]
 pub fn rank_value(rank: u8, level: u8) -> u8 {
     match rank {
@@ -158,7 +158,7 @@ impl Combo {
         }
     }
 
-    /// Total order of bombs (§4): `4 < 5 < StraightFlush < 6 < … < 10 < JokerBomb`,
+    /// Total order of bombs (docs/rules.md §4): `4 < 5 < StraightFlush < 6 < … < 10 < JokerBomb`,
     /// then by rank value or run position. Zero for non-bombs.
     #[inline]
     pub fn bomb_power(self, level: u8) -> u16 {
@@ -175,7 +175,7 @@ impl Combo {
         tier * 32 + self.value(level) as u16
     }
 
-    /// Whether this play beats `top` (§4); equal never beats.
+    /// Whether this play beats `top` (docs/rules.md §4); equal never beats.
     #[inline]
     pub fn beats(self, top: Combo, level: u8) -> bool {
         match (self.kind.is_bomb(), top.kind.is_bomb()) {

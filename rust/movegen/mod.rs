@@ -27,18 +27,21 @@
 //! - `counts`: the per-hand counts the families read;
 //! - `tables`, `bits`: precomputed tables and word operations;
 //! - `meaning`: `classify`, `is_valid`, `wildcard_meaning`;
+//! - [`declare`]: the declarations of cards that fit what a player says
+//!   they are (a kind, a rank, a label);
 //! - [`decompose`]: the fewest plays that empty a hand (最少手数) and one
 //!   decomposition achieving it;
-//! - [`encode`]: move lists as flat arrays (one row of 54 counts a move),
+//! - [`arrays`]: move lists as flat arrays (one row of 54 counts a move),
 //!   for many hands at once;
 //! - `reference` (tests only): the first, plain generator, which the walker
 //!   must match move for move; `tests`: the generator's tests.
 
+pub mod arrays;
 mod bits;
 pub mod combo;
 mod counts;
+pub mod declare;
 pub mod decompose;
-pub mod encode;
 mod families;
 mod meaning;
 mod moves;

@@ -371,16 +371,10 @@ pub(crate) fn top_arg(obj: Option<&Bound<'_, PyAny>>, level: u8, rules: ComboRul
         return Ok(Some(c.mv.combo));
     }
     let cards = cards_arg(obj).map_err(|e| InvalidComboError::new_err(format!("top must be None, a Combo or cards: {}", e.value(obj.py()))))?;
-    let found = movegen::classify(cards, level, rules);
-    match found.len() {
-        1 => Ok(Some(found[0].combo)),
-        0 => Err(InvalidComboError::new_err(format!("top {cards} is not a combination at level {}", card::rank_text(level)))),
-        _ => Err(InvalidComboError::new_err(format!(
-            "top {cards} can be declared {} ways ({}); pass a Combo",
-            found.len(),
-            found.iter().map(|m| m.combo.to_string()).collect::<Vec<_>>().join(", ")
-        ))),
-    }
+    let claim = movegen::declare::Claim::default();
+    movegen::declare::declare_one(cards, level, rules, &claim)
+        .map(|m| Some(m.combo))
+        .map_err(|e| InvalidComboError::new_err(format!("top: {e}; pass a Combo to say which")))
 }
 
 // ---------------------------------------------------------------- engine objects

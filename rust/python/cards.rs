@@ -4,6 +4,7 @@ use super::*;
 use crate::cards::card::{self, Card, NUM_FACES};
 use crate::cards::cardset::CardSet;
 use crate::movegen::combo::{rank_value, Combo, Kind, KINDS, NO_SUIT};
+use crate::movegen::declare::{declare, declare_one, Claim};
 use crate::movegen::{self, ComboRules, Move};
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
@@ -147,7 +148,7 @@ impl PyHand {
         self.0.counts().to_vec().into_pyarray(py)
     }
 
-    /// The cards from weakest to strongest at `level` (§2 order; ties by face index).
+    /// The cards from weakest to strongest at `level` (docs/rules.md §2 order; ties by face index).
     fn sorted(&self, level: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
         let l = level_arg(level)?;
         let mut v = self.0.cards();
@@ -193,6 +194,15 @@ impl PyHand {
 
 // ---------------------------------------------------------------- Combo
 
+/// The cards, level and combination rules of a call about one set of
+/// cards, read in one order (level, cards, flag) so that each such call
+/// reports the same error for the same bad input.
+fn cards_at_level(cards: &Bound<'_, PyAny>, level: &Bound<'_, PyAny>, joker_pair_in_full_house: &Arg<'_>) -> PyResult<(CardSet, u8, ComboRules)> {
+    let l = level_arg(level)?;
+    let set = cards_arg(cards)?;
+    Ok((set, l, ComboRules { joker_pair_in_full_house: flag_or(joker_pair_in_full_house, "joker_pair_in_full_house", true)? }))
+}
+
 /// A play: its cards and what they are declared as, at a level.
 #[pyclass(module = "guandan_fast._core", name = "Combo", frozen, eq, hash)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -215,9 +225,7 @@ impl PyCombo {
         level: &Bound<'_, PyAny>,
         joker_pair_in_full_house: Arg<'_>,
     ) -> PyResult<Self> {
-        let l = level_arg(level)?;
-        let set = cards_arg(cards)?;
-        let joker_pair_in_full_house = flag_or(&joker_pair_in_full_house, "joker_pair_in_full_house", true)?;
+        let (set, l, rules) = cards_at_level(cards, level, &joker_pair_in_full_house)?;
         let combo_err = |e: PyErr| InvalidComboError::new_err(e.value(cards.py()).to_string());
         let kind = match kind.filter(|k| !k.is_none()) {
             None => None,
@@ -229,23 +237,8 @@ impl PyCombo {
             None => None,
             Some(r) => Some(name_arg(r, "rank", "a rank such as '7', 'T', 'A', 'BJ' or 'RJ'", card::any_rank_code).map_err(combo_err)?),
         };
-        let all = movegen::classify(set, l, ComboRules { joker_pair_in_full_house });
-        let found: Vec<&Move> = all.iter().filter(|m| kind.is_none_or(|k| m.combo.kind == k) && rank.is_none_or(|r| m.combo.rank == r)).collect();
-        match found.len() {
-            1 => Ok(PyCombo { mv: *found[0], level: l }),
-            0 => Err(InvalidComboError::new_err(format!(
-                "{set} cannot be declared {}{} at level {} (it can be: {})",
-                kind.map_or("a combination", |k| k.name()),
-                rank.map_or(String::new(), |r| format!(" of rank {}", card::rank_text(r))),
-                card::rank_text(l),
-                if all.is_empty() { "nothing".to_string() } else { all.iter().map(|m| m.combo.to_string()).collect::<Vec<_>>().join(", ") }
-            ))),
-            _ => Err(InvalidComboError::new_err(format!(
-                "{set} can be declared several ways at level {} ({}); give kind and rank",
-                card::rank_text(l),
-                found.iter().map(|m| m.combo.to_string()).collect::<Vec<_>>().join(", ")
-            ))),
-        }
+        let claim = Claim { kind, rank, ..Claim::default() };
+        Ok(PyCombo { mv: declare_one(set, l, rules, &claim)?, level: l })
     }
 
     /// Kind name: Single, Pair, Triple, FullHouse, Straight, Tube, Plate, Bomb, StraightFlush, JokerBomb.
@@ -320,7 +313,7 @@ impl PyCombo {
         self.mv.combo.kind.is_bomb()
     }
 
-    /// Whether this play beats `other` (§4); equal never beats.
+    /// Whether this play beats `other` (docs/rules.md §4); equal never beats.
     fn beats(&self, other: &Bound<'_, PyAny>) -> PyResult<bool> {
         let other = other.cast::<PyCombo>().map_err(|_| bad_arg("other", "a Combo", other))?.get();
         if other.level != self.level {
@@ -367,10 +360,34 @@ impl PyCombo {
 #[pyo3(signature = (cards, level, *, joker_pair_in_full_house = LEFT_OUT))]
 #[pyo3(text_signature = "(cards, level, *, joker_pair_in_full_house=True)")]
 pub(crate) fn classify(cards: &Bound<'_, PyAny>, level: &Bound<'_, PyAny>, joker_pair_in_full_house: Arg<'_>) -> PyResult<Vec<PyCombo>> {
-    let l = level_arg(level)?;
-    let set = cards_arg(cards)?;
-    let joker_pair_in_full_house = flag_or(&joker_pair_in_full_house, "joker_pair_in_full_house", true)?;
-    Ok(movegen::classify(set, l, ComboRules { joker_pair_in_full_house }).into_iter().map(|mv| PyCombo { mv, level: l }).collect())
+    let (set, l, rules) = cards_at_level(cards, level, &joker_pair_in_full_house)?;
+    Ok(movegen::classify(set, l, rules).into_iter().map(|mv| PyCombo { mv, level: l }).collect())
+}
+
+/// The declarations of the whole of `cards` at `level` that fit `label`: a
+/// kind name, a label as a Combo shows it (`Straight(3)`, `Bomb(7x5)`), or
+/// None for every declaration; `InvalidComboError` saying what the cards can
+/// be when none fits.
+#[pyfunction]
+#[pyo3(signature = (cards, level, label = None, *, joker_pair_in_full_house = LEFT_OUT))]
+#[pyo3(text_signature = "(cards, level, label=None, *, joker_pair_in_full_house=True)")]
+pub(crate) fn _declarations(
+    cards: &Bound<'_, PyAny>,
+    level: &Bound<'_, PyAny>,
+    label: Option<&Bound<'_, PyAny>>,
+    joker_pair_in_full_house: Arg<'_>,
+) -> PyResult<Vec<PyCombo>> {
+    let (set, l, rules) = cards_at_level(cards, level, &joker_pair_in_full_house)?;
+    let expected = "a kind name or a label such as 'Straight(3)', or None";
+    let claim = match label.filter(|t| !t.is_none()) {
+        None => Claim::default(),
+        Some(t) => {
+            let not_label = || InvalidComboError::new_err(format!("label must be {expected}, not {}", describe(t)));
+            let text = t.cast::<PyString>().map_err(|_| not_label())?;
+            Claim::parse(&str_text(text)?).ok_or_else(not_label)?
+        }
+    };
+    Ok(declare(set, l, rules, &claim)?.into_iter().map(|mv| PyCombo { mv, level: l }).collect())
 }
 
 /// The fewest plays that empty `hand` at `level` (最少手数) and one
@@ -384,9 +401,7 @@ pub(crate) fn decompose(
     level: &Bound<'_, PyAny>,
     joker_pair_in_full_house: Arg<'_>,
 ) -> PyResult<(u32, Vec<PyCombo>)> {
-    let l = level_arg(level)?;
-    let set = cards_arg(hand)?;
-    let rules = ComboRules { joker_pair_in_full_house: flag_or(&joker_pair_in_full_house, "joker_pair_in_full_house", true)? };
+    let (set, l, rules) = cards_at_level(hand, level, &joker_pair_in_full_house)?;
     let plays = py.detach(|| movegen::decompose::decompose(set, l, rules));
     Ok((plays.len() as u32, plays.into_iter().map(|mv| PyCombo { mv, level: l }).collect()))
 }
@@ -445,7 +460,7 @@ pub(crate) fn legal_moves(
     with_moves(hand, level, top, &mode, &joker_pair_in_full_house, |ms, l| Ok(ms.iter().map(|&mv| PyCombo { mv, level: l }).collect()))
 }
 
-fn arrays_to_dict<'py>(py: Python<'py>, a: crate::movegen::encode::MoveArrays, with_offsets: bool) -> PyResult<Bound<'py, PyDict>> {
+fn arrays_to_dict<'py>(py: Python<'py>, a: crate::movegen::arrays::MoveArrays, with_offsets: bool) -> PyResult<Bound<'py, PyDict>> {
     let n = a.kind.len();
     let d = PyDict::new(py);
     if n == 0 || !a.cards.is_empty() {
@@ -463,7 +478,7 @@ fn arrays_to_dict<'py>(py: Python<'py>, a: crate::movegen::encode::MoveArrays, w
 }
 
 pub(crate) fn moves_to_dict<'py>(py: Python<'py>, ms: &[Move]) -> PyResult<Bound<'py, PyDict>> {
-    arrays_to_dict(py, crate::movegen::encode::encode(ms), false)
+    arrays_to_dict(py, crate::movegen::arrays::move_arrays(ms), false)
 }
 
 /// The hands of `legal_moves_batch`: a (n, 54) uint8 numpy array of counts
@@ -521,7 +536,7 @@ pub(crate) fn legal_moves_batch<'py>(
     let top = top_arg(top, l, rules)?;
     let sets = batch_hands_arg(hands)?;
     let Some(out) = out.filter(|o| !o.is_none()) else {
-        let a = py.detach(|| crate::movegen::encode::batch_legal_moves(&sets, l, top, mode, rules, threads))?;
+        let a = py.detach(|| crate::movegen::arrays::batch_legal_moves(&sets, l, top, mode, rules, threads))?;
         return arrays_to_dict(py, a, true);
     };
     let out = batch_out_arg(out)?;
@@ -530,12 +545,12 @@ pub(crate) fn legal_moves_batch<'py>(
         let mut w = out.try_readwrite().map_err(|_| InvalidArgumentError::new_err("out must be a writable array not in use by another call"))?;
         let slice = w.as_slice_mut().map_err(|_| InvalidArgumentError::new_err("out must be C-contiguous"))?;
         rows = slice.len() / NUM_FACES;
-        py.detach(|| crate::movegen::encode::batch_legal_moves_into(&sets, l, top, mode, rules, threads, Some(slice)))
+        py.detach(|| crate::movegen::arrays::batch_legal_moves_into(&sets, l, top, mode, rules, threads, Some(slice)))
             .map_err(|e| InvalidArgumentError::new_err(format!("{e} (out has {rows} rows)")))?
     };
     let n = a.kind.len();
     let view = out.call_method1("__getitem__", (pyo3::types::PySlice::new(py, 0, n as isize, 1),))?;
-    let d = arrays_to_dict(py, crate::movegen::encode::MoveArrays { cards: Vec::new(), ..a }, true)?;
+    let d = arrays_to_dict(py, crate::movegen::arrays::MoveArrays { cards: Vec::new(), ..a }, true)?;
     d.set_item("cards", view)?;
     Ok(d)
 }
@@ -578,7 +593,7 @@ pub(crate) fn deal(seed: &Bound<'_, PyAny>) -> PyResult<Vec<PyHand>> {
 }
 
 /// The 15 ranks from weakest to strongest at `level` for singles, pairs,
-/// triples, full houses and bombs (§2: the level rank ranks above A).
+/// triples, full houses and bombs (docs/rules.md §2: the level rank ranks above A).
 #[pyfunction]
 pub(crate) fn _rank_order(level: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
     let l = level_arg(level)?;

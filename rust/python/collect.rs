@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::rl::collect::collect as collect_core;
-use crate::rl::encode::Encoding;
+use crate::rl::encodings::Encoding;
 use crate::rl::episode::{Reward, Setting, Unit};
 use numpy::ndarray::Array2;
 use numpy::IntoPyArray;

@@ -2,7 +2,8 @@
 //! `danzero_state` and their batch forms): conversion only.
 
 use super::*;
-use crate::rl::encode::{Encoding, View};
+use crate::rl::encodings::{Encoding, View};
+use crate::rl::fields::Field;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 
 fn observation_arg<'py>(obs: &Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'py, PyObservation>> {
@@ -11,13 +12,19 @@ fn observation_arg<'py>(obs: &Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'
         .map_err(|_| InvalidArgumentError::new_err(format!("{what} must be an Observation (game.observation(seat)), not {}", describe(obs))))
 }
 
-/// `out=` of one vector: a writable C-contiguous float32 array of shape (n,), or a new one.
-fn vector_out<'py>(py: Python<'py>, out: Option<&Bound<'py, PyAny>>, n: usize) -> PyResult<Bound<'py, PyArray1<f32>>> {
+/// `out=` of one vector: a writable C-contiguous numpy array of `n` values of
+/// type `T` (named `dtype` in the error), or a new zeroed one.
+pub(crate) fn vector_out<'py, T: numpy::Element>(
+    py: Python<'py>,
+    out: Option<&Bound<'py, PyAny>>,
+    n: usize,
+    dtype: &str,
+) -> PyResult<Bound<'py, PyArray1<T>>> {
     match out.filter(|o| !o.is_none()) {
-        None => Ok(PyArray1::<f32>::zeros(py, n, false)),
+        None => Ok(PyArray1::<T>::zeros(py, n, false)),
         Some(o) => {
-            let expected = format!("a writable C-contiguous float32 numpy array of shape ({n},)");
-            let a = o.cast::<PyArray1<f32>>().map_err(|_| bad_arg("out", &expected, o))?.clone();
+            let expected = format!("a writable C-contiguous {dtype} numpy array of shape ({n},)");
+            let a = o.cast::<PyArray1<T>>().map_err(|_| bad_arg("out", &expected, o))?.clone();
             if a.len() != n || !a.is_c_contiguous() {
                 return Err(bad_arg("out", &expected, o));
             }
@@ -41,13 +48,13 @@ fn batch_out<'py>(py: Python<'py>, out: Option<&Bound<'py, PyAny>>, b: usize, n:
     }
 }
 
-fn write_err() -> PyErr {
+pub(crate) fn write_err() -> PyErr {
     InvalidArgumentError::new_err("out must be a writable array not in use by another call")
 }
 
 fn encode_one<'py>(py: Python<'py>, e: Encoding, obs: &Bound<'py, PyAny>, out: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyArray1<f32>>> {
     let o = observation_arg(obs, "obs")?;
-    let a = vector_out(py, out, e.size())?;
+    let a = vector_out::<f32>(py, out, e.size(), "float32")?;
     {
         let mut w = a.try_readwrite().map_err(|_| write_err())?;
         e.write(&View::of_observation(&o.get().0), w.as_slice_mut().map_err(|_| write_err())?);
@@ -113,4 +120,16 @@ pub(crate) fn danzero_states<'py>(
     out: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray2<f32>>> {
     encode_many(py, Encoding::DanZero, observations, out)
+}
+
+/// A field table row for Python: `(name, offset, length, low, high)`.
+type FieldRow = (&'static str, usize, usize, f32, f32);
+
+/// The fields of the encoding `observation` ('danzero' or 'guandan') in
+/// order: `(name, offset, length, low, high)`, the values of a field lying
+/// in `low..=high` (the bounds of the environments' observation spaces).
+#[pyfunction]
+pub(crate) fn observation_fields(observation: &Bound<'_, PyAny>) -> PyResult<Vec<FieldRow>> {
+    let e = name_arg(observation, "observation", "'danzero' or 'guandan'", Encoding::from_name)?;
+    Ok(e.fields().iter().map(|f: &Field| (f.name, f.offset, f.len, f.low, f.high)).collect())
 }

@@ -2,10 +2,9 @@
 
 use super::*;
 use crate::cards::card::rank_text;
-use crate::cards::cardset::CardSet;
 use crate::game::levels::LevelState;
-use crate::game::tribute::TributeKind;
-use crate::game::{Action, Game, LogEntry, Origin, Phase, TributeState};
+use crate::game::observe::public_tribute;
+use crate::game::{Action, Game, Phase, TributeState};
 use crate::movegen::Mode;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
@@ -18,24 +17,13 @@ pub struct PyGame(pub Game);
 
 pub(crate) fn tribute_dict<'py>(py: Python<'py>, t: Option<&TributeState>) -> PyResult<Option<Bound<'py, PyDict>>> {
     let Some(t) = t else { return Ok(None) };
+    let p = public_tribute(t);
     let d = PyDict::new(py);
-    d.set_item("kind", t.plan.kind.name())?;
-    let n = t.plan.n_givers as usize;
-    d.set_item("givers", t.plan.givers[..n].iter().map(|&s| s as u32).collect::<Vec<_>>())?;
-    let paid = t.gifts[..n].iter().all(|x| x.is_some());
-    let mut gifts = Vec::new();
-    let mut rets = Vec::new();
-    for i in 0..n {
-        if let Some(c) = t.gifts[i] {
-            gifts.push((t.plan.givers[i], if paid { Some(t.receivers[i]) } else { None }, PyCard(c)));
-        }
-        if let Some(c) = t.returns[i] {
-            rets.push((t.receivers[i], t.plan.givers[i], PyCard(c)));
-        }
-    }
-    d.set_item("tributes", gifts)?;
-    d.set_item("returns", rets)?;
-    d.set_item("leader", if paid || t.plan.kind == TributeKind::Resisted { Some(t.leader) } else { None })?;
+    d.set_item("kind", p.kind.name())?;
+    d.set_item("givers", p.givers.iter().map(|&s| s as u32).collect::<Vec<_>>())?;
+    d.set_item("tributes", p.tributes.into_iter().map(|(g, r, c)| (g, r, PyCard(c))).collect::<Vec<_>>())?;
+    d.set_item("returns", p.returns.into_iter().map(|(r, g, c)| (r, g, PyCard(c))).collect::<Vec<_>>())?;
+    d.set_item("leader", p.leader)?;
     Ok(Some(d))
 }
 
@@ -123,6 +111,7 @@ impl PyGame {
         Ok(crate::game::position::to_position(&g.0))
     }
 
+    /// The rules of the match.
     #[getter]
     fn rules(slf: &Bound<'_, Self>) -> PyResult<PyRules> {
         let g = game_of(slf)?;
@@ -134,6 +123,7 @@ impl PyGame {
         let g = game_of(slf)?;
         Ok(g.0.phase.name())
     }
+    /// Seat to act, or None between deals and at the end.
     #[getter]
     fn current_player(slf: &Bound<'_, Self>) -> PyResult<Option<u8>> {
         let g = game_of(slf)?;
@@ -149,19 +139,19 @@ impl PyGame {
     #[getter]
     fn levels(slf: &Bound<'_, Self>) -> PyResult<(&'static str, &'static str)> {
         let g = game_of(slf)?;
-        Ok((rank_text(g.0.lv.levels[0]), rank_text(g.0.lv.levels[1])))
+        Ok((rank_text(g.0.levels.levels[0]), rank_text(g.0.levels.levels[1])))
     }
     /// Failed attempts at A of each team.
     #[getter]
     fn a_fails(slf: &Bound<'_, Self>) -> PyResult<(u8, u8)> {
         let g = game_of(slf)?;
-        Ok((g.0.lv.a_fails[0], g.0.lv.a_fails[1]))
+        Ok((g.0.levels.a_fails[0], g.0.levels.a_fails[1]))
     }
     /// Team whose level is played in the current (or, between deals, the next) deal; None in a game's first deal.
     #[getter]
     fn declarer(slf: &Bound<'_, Self>) -> PyResult<Option<u8>> {
         let g = game_of(slf)?;
-        Ok(g.0.lv.declarer)
+        Ok(g.0.levels.declarer)
     }
     /// Seats out so far in this deal, in order (all four once it is over).
     #[getter]
@@ -200,20 +190,7 @@ impl PyGame {
     #[getter]
     fn actions<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let g = game_of(slf)?;
-        let out: Vec<Action> = g.0.log.iter().filter_map(|e| if let LogEntry::Act(a) = e { Some(*a) } else { None }).collect();
-        // Each play carries its own level for the Combo.
-        let mut levels = Vec::new();
-        for r in &g.0.records {
-            levels.extend(std::iter::repeat_n(r.level, r.actions.len()));
-        }
-        if matches!(g.0.phase, Phase::Tribute | Phase::Return | Phase::Play) {
-            levels.extend(std::iter::repeat_n(g.0.play.level, g.0.history.len()));
-        }
-        let items: Vec<Bound<'py, PyAny>> = out
-            .iter()
-            .zip(levels.iter().chain(std::iter::repeat(&g.0.play.level)))
-            .map(|(&a, &l)| action_to_py(py, a, l))
-            .collect::<PyResult<_>>()?;
+        let items: Vec<Bound<'py, PyAny>> = g.0.actions().into_iter().map(|(a, l)| action_to_py(py, a, l)).collect::<PyResult<_>>()?;
         PyList::new(py, items)
     }
     /// The play to beat (None when the current player leads).
@@ -234,16 +211,19 @@ impl PyGame {
         let g = game_of(slf)?;
         Ok(g.0.leader)
     }
+    /// Games won by each team in the match.
     #[getter]
     fn games_won(slf: &Bound<'_, Self>) -> PyResult<(u8, u8)> {
         let g = game_of(slf)?;
         Ok((g.0.games_won[0], g.0.games_won[1]))
     }
+    /// Index of the current game in the match (0-based).
     #[getter]
     fn game_number(slf: &Bound<'_, Self>) -> PyResult<u32> {
         let g = game_of(slf)?;
         Ok(g.0.game_number)
     }
+    /// Deals finished in the current game.
     #[getter]
     fn deal_number(slf: &Bound<'_, Self>) -> PyResult<u32> {
         let g = game_of(slf)?;
@@ -352,7 +332,7 @@ impl PyGame {
         Ok(game_mut(slf)?.0.next_deal(hands, leader)?)
     }
 
-    /// What `seat` may know (§8).
+    /// What `seat` may know (docs/rules.md §8).
     fn observation(slf: &Bound<'_, Self>, seat: &Bound<'_, PyAny>) -> PyResult<PyObservation> {
         let seat = seat_arg(seat, "seat")?;
         let g = game_of(slf)?;
@@ -373,28 +353,10 @@ impl PyGame {
         Ok(g.clone_inner())
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (PyRules, String))> {
         let g = &game_of(slf)?.0;
-        let origin = match &g.origin {
-            Origin::Seed { seed, hands, leader, levels } => {
-                let h = hands.map(|h| h.map(|x| x.to_string()));
-                let lv = levels.map(|l| (l.levels[0], l.levels[1], l.a_fails[0], l.a_fails[1], l.declarer));
-                (0u8, *seed, h.map(|h| h.to_vec()), *leader, String::new(), lv).into_pyobject(py)?.into_any()
-            }
-            Origin::Setup(s) => (1u8, 0u64, None::<Vec<String>>, None::<u8>, crate::game::position::to_text(s), None::<(u8, u8, u8, u8, Option<u8>)>)
-                .into_pyobject(py)?
-                .into_any(),
-        };
-        let mut log = Vec::new();
-        for e in &g.log {
-            log.push(match e {
-                LogEntry::Act(a) => log_entry(py, a)?,
-                LogEntry::NextDeal(h, l) => ("next", h.map(|h| h.map(|x| x.to_string()).to_vec()), *l).into_pyobject(py)?.into_any(),
-            });
-        }
-        let rules = Bound::new(py, PyRules(g.rules))?;
         let f = py.import("guandan_fast._core")?.getattr("_rebuild_game")?;
-        Ok((f, PyTuple::new(py, [rules.into_any(), origin, PyList::new(py, log)?.into_any()])?))
+        Ok((f, (PyRules(g.rules), g.record())))
     }
 
     fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
@@ -414,24 +376,11 @@ impl PyGame {
     }
 }
 
-pub(crate) fn log_entry<'py>(py: Python<'py>, a: &Action) -> PyResult<Bound<'py, PyAny>> {
-    Ok(match a {
-        Action::Play(m) => ("play", m.cards.to_string(), m.combo.kind as u8, m.combo.rank, m.combo.suit, m.wild).into_pyobject(py)?.into_any(),
-        Action::Pass => ("pass",).into_pyobject(py)?.into_any(),
-        Action::Tribute(c) => ("tribute", c.index()).into_pyobject(py)?.into_any(),
-        Action::Return(c) => ("return", c.index()).into_pyobject(py)?.into_any(),
-    })
-}
+// ---------------------------------------------------------------- unpickling
 
 /// What is wrong with a pickled Game.
 fn bad_pickle(what: impl std::fmt::Display) -> PyErr {
     InvalidStateError::new_err(format!("bad Game pickle: {what}"))
-}
-
-/// Item `i` of a pickled tuple, converted.
-fn item<'py, T: for<'a> FromPyObject<'a, 'py>>(t: &Bound<'py, PyTuple>, i: usize, what: &str) -> PyResult<T> {
-    let x = t.get_item(i).map_err(|_| bad_pickle(format!("{what} is missing")))?;
-    x.extract().map_err(|_| bad_pickle(format!("{what} is {}", short_repr(&x))))
 }
 
 /// A repr of `x` cut to a readable length.
@@ -443,74 +392,102 @@ fn short_repr(x: &Bound<'_, PyAny>) -> String {
     }
 }
 
-fn pickled_hands(h: Option<Vec<String>>) -> PyResult<Option<[CardSet; 4]>> {
-    let Some(v) = h else { return Ok(None) };
-    let [a, b, c, d] = &v[..] else { return Err(bad_pickle(format!("{} hands instead of 4", v.len()))) };
-    Ok(Some([CardSet::parse(a)?, CardSet::parse(b)?, CardSet::parse(c)?, CardSet::parse(d)?]))
-}
-
-/// One entry of a pickled log.
-pub(crate) fn parse_log_entry(e: &Bound<'_, PyAny>) -> PyResult<LogEntry> {
-    let t = e.cast::<PyTuple>().map_err(|_| bad_pickle(format!("log entry {} is not a tuple", short_repr(e))))?;
-    let tag: String = item(t, 0, "log entry tag")?;
-    let len = match tag.as_str() {
-        "play" => 6,
-        "pass" => 1,
-        "tribute" | "return" => 2,
-        "next" => 3,
-        x => return Err(bad_pickle(format!("unknown log entry {x:?}"))),
-    };
-    if t.len() != len {
-        return Err(bad_pickle(format!("a {tag:?} log entry has {len} items, not {}", t.len())));
-    }
-    let card = |i| -> PyResult<Card> { Ok(Card::from_index(item::<usize>(t, i, "card index")?)?) };
-    Ok(match tag.as_str() {
-        "play" => {
-            let cards = CardSet::parse(&item::<String>(t, 1, "played cards")?)?;
-            let code: u8 = item(t, 2, "kind code")?;
-            let kind = crate::movegen::combo::Kind::from_code(code).ok_or_else(|| bad_pickle(format!("kind code {code} is unknown")))?;
-            let combo =
-                crate::movegen::combo::Combo { kind, rank: item(t, 3, "rank code")?, size: cards.len() as u8, suit: item(t, 4, "suit code")? };
-            LogEntry::Act(Action::Play(crate::movegen::Move { cards, combo, wild: item(t, 5, "wildcard count")? }))
-        }
-        "pass" => LogEntry::Act(Action::Pass),
-        "tribute" => LogEntry::Act(Action::Tribute(card(1)?)),
-        "return" => LogEntry::Act(Action::Return(card(1)?)),
-        _ => LogEntry::NextDeal(pickled_hands(item(t, 1, "next deal hands")?)?, item(t, 2, "next deal leader")?),
-    })
-}
-
-/// Unpickles a Game (used by `Game.__reduce__`): `(rules, origin, log)`,
-/// every part checked.
+/// Unpickles a Game (used by `Game.__reduce__`): `(rules, record)`, the
+/// record text replayed and every entry checked; also reads the
+/// `(rules, origin, log)` pickles of release 0.1.0.
 #[pyfunction]
 #[pyo3(signature = (*args))]
 pub(crate) fn _rebuild_game(args: &Bound<'_, PyTuple>) -> PyResult<PyGame> {
-    if args.len() != 3 {
-        return Err(bad_pickle(format!("{} arguments instead of (rules, origin, log)", args.len())));
+    if args.len() != 2 && args.len() != 3 {
+        return Err(bad_pickle(format!("{} arguments instead of (rules, record)", args.len())));
     }
     let rules = args.get_item(0)?;
     let rules = rules.cast::<PyRules>().map_err(|_| bad_pickle(format!("rules {} is not a Rules", short_repr(&rules))))?.borrow().0;
-    let origin = args.get_item(1)?;
-    let origin = origin.cast::<PyTuple>().map_err(|_| bad_pickle(format!("origin {} is not a tuple", short_repr(&origin))))?;
-    if origin.len() != 6 {
-        return Err(bad_pickle(format!("origin has {} items, not 6", origin.len())));
+    if args.len() == 3 {
+        let (origin, log) = release_0_1::origin_and_log(&args.get_item(1)?, &args.get_item(2)?)?;
+        return Ok(PyGame(Game::rebuild(rules, &origin, &log)?));
     }
-    let origin = match item::<u8>(origin, 0, "origin tag")? {
-        0 => {
-            let lv: Option<(u8, u8, u8, u8, Option<u8>)> = item(origin, 5, "origin levels")?;
-            let levels = lv.map(|(a, b, fa, fb, d)| LevelState { levels: [a, b], a_fails: [fa, fb], declarer: d });
-            Origin::Seed {
-                seed: item(origin, 1, "origin seed")?,
-                hands: pickled_hands(item(origin, 2, "origin hands")?)?,
-                leader: item(origin, 3, "origin leader")?,
-                levels,
-            }
+    let record = args.get_item(1)?;
+    let text = record.cast::<PyString>().map_err(|_| bad_pickle(format!("record {} is not a str", short_repr(&record))))?;
+    let text = text.to_cow().map_err(|_| bad_pickle("the record is not valid text"))?;
+    Ok(PyGame(Game::from_record(rules, &text)?))
+}
+
+/// The Game pickles of release 0.1.0: `(rules, origin, log)` as Python tuples.
+mod release_0_1 {
+    use super::{bad_pickle, short_repr};
+    use crate::cards::card::Card;
+    use crate::cards::cardset::CardSet;
+    use crate::game::levels::LevelState;
+    use crate::game::{Action, LogEntry, Origin};
+    use pyo3::prelude::*;
+    use pyo3::types::{PyList, PyTuple};
+
+    /// Item `i` of a pickled tuple, converted.
+    fn item<'py, T: for<'a> FromPyObject<'a, 'py>>(t: &Bound<'py, PyTuple>, i: usize, what: &str) -> PyResult<T> {
+        let x = t.get_item(i).map_err(|_| bad_pickle(format!("{what} is missing")))?;
+        x.extract().map_err(|_| bad_pickle(format!("{what} is {}", short_repr(&x))))
+    }
+
+    fn hands(h: Option<Vec<String>>) -> PyResult<Option<[CardSet; 4]>> {
+        let Some(v) = h else { return Ok(None) };
+        let [a, b, c, d] = &v[..] else { return Err(bad_pickle(format!("{} hands instead of 4", v.len()))) };
+        Ok(Some([CardSet::parse(a)?, CardSet::parse(b)?, CardSet::parse(c)?, CardSet::parse(d)?]))
+    }
+
+    /// One entry of a pickled log.
+    fn log_entry(e: &Bound<'_, PyAny>) -> PyResult<LogEntry> {
+        let t = e.cast::<PyTuple>().map_err(|_| bad_pickle(format!("log entry {} is not a tuple", short_repr(e))))?;
+        let tag: String = item(t, 0, "log entry tag")?;
+        let len = match tag.as_str() {
+            "play" => 6,
+            "pass" => 1,
+            "tribute" | "return" => 2,
+            "next" => 3,
+            x => return Err(bad_pickle(format!("unknown log entry {x:?}"))),
+        };
+        if t.len() != len {
+            return Err(bad_pickle(format!("a {tag:?} log entry has {len} items, not {}", t.len())));
         }
-        1 => Origin::Setup(Box::new(crate::game::position::parse(&item::<String>(origin, 4, "origin position")?)?)),
-        x => return Err(bad_pickle(format!("origin tag {x} is not 0 or 1"))),
-    };
-    let log = args.get_item(2)?;
-    let log = log.cast::<PyList>().map_err(|_| bad_pickle(format!("log {} is not a list", short_repr(&log))))?;
-    let entries: Vec<LogEntry> = log.iter().map(|e| parse_log_entry(&e)).collect::<PyResult<_>>()?;
-    Ok(PyGame(Game::rebuild(rules, &origin, &entries)?))
+        let card = |i| -> PyResult<Card> { Ok(Card::from_index(item::<usize>(t, i, "card index")?)?) };
+        Ok(match tag.as_str() {
+            "play" => {
+                let cards = CardSet::parse(&item::<String>(t, 1, "played cards")?)?;
+                let code: u8 = item(t, 2, "kind code")?;
+                let kind = crate::movegen::combo::Kind::from_code(code).ok_or_else(|| bad_pickle(format!("kind code {code} is unknown")))?;
+                let combo =
+                    crate::movegen::combo::Combo { kind, rank: item(t, 3, "rank code")?, size: cards.len() as u8, suit: item(t, 4, "suit code")? };
+                LogEntry::Act(Action::Play(crate::movegen::Move { cards, combo, wild: item(t, 5, "wildcard count")? }))
+            }
+            "pass" => LogEntry::Act(Action::Pass),
+            "tribute" => LogEntry::Act(Action::Tribute(card(1)?)),
+            "return" => LogEntry::Act(Action::Return(card(1)?)),
+            _ => LogEntry::NextDeal(hands(item(t, 1, "next deal hands")?)?, item(t, 2, "next deal leader")?),
+        })
+    }
+
+    /// The origin and log of a pickle of release 0.1.0.
+    pub(super) fn origin_and_log(origin: &Bound<'_, PyAny>, log: &Bound<'_, PyAny>) -> PyResult<(Origin, Vec<LogEntry>)> {
+        let origin = origin.cast::<PyTuple>().map_err(|_| bad_pickle(format!("origin {} is not a tuple", short_repr(origin))))?;
+        if origin.len() != 6 {
+            return Err(bad_pickle(format!("origin has {} items, not 6", origin.len())));
+        }
+        let origin = match item::<u8>(origin, 0, "origin tag")? {
+            0 => {
+                let lv: Option<(u8, u8, u8, u8, Option<u8>)> = item(origin, 5, "origin levels")?;
+                let levels = lv.map(|(a, b, fa, fb, d)| LevelState { levels: [a, b], a_fails: [fa, fb], declarer: d });
+                Origin::Seed {
+                    seed: item(origin, 1, "origin seed")?,
+                    hands: hands(item(origin, 2, "origin hands")?)?,
+                    leader: item(origin, 3, "origin leader")?,
+                    levels,
+                }
+            }
+            1 => Origin::Setup(Box::new(crate::game::position::parse(&item::<String>(origin, 4, "origin position")?)?)),
+            x => return Err(bad_pickle(format!("origin tag {x} is not 0 or 1"))),
+        };
+        let log = log.cast::<PyList>().map_err(|_| bad_pickle(format!("log {} is not a list", short_repr(log))))?;
+        let entries: Vec<LogEntry> = log.iter().map(|e| log_entry(&e)).collect::<PyResult<_>>()?;
+        Ok((origin, entries))
+    }
 }

@@ -5,6 +5,7 @@ use crate::game::trick::team;
 use crate::parallel::Stop;
 use crate::search::matches::{self as m, AtLimit, MatchRecord, MatchSpec};
 use crate::search::policy::Policy;
+use crate::search::run::Run;
 use pyo3::types::{PyDict, PyList};
 
 const SPEC: &str = "a tuple (policy_a, policy_b, rules, seed, limit, at_limit)";
@@ -53,9 +54,9 @@ pub(crate) fn simulate_matches<'py>(
         specs.try_iter().map_err(|_| bad_arg("specs", "a list of match specs", specs))?.collect::<PyResult<_>>()?
     };
     let specs: Vec<MatchSpec> = items.iter().enumerate().map(|(i, o)| spec_arg(o, &format!("specs[{i}]"))).collect::<PyResult<_>>()?;
-    let threads = none_or(threads, 0, |o| threads_arg(o))?;
+    let parts = crate::parallel::parts(none_or(threads, 0, |o| threads_arg(o))?);
     let mode = mode_or(&mode, Mode::Pattern)?;
-    let res = interruptible(py, |stop| m::play_matches(&specs, threads, mode, stop))?;
+    let res = interruptible(py, |stop| m::play_matches(&specs, &Run::new(mode, parts, stop)))?;
     let out = PyList::empty(py);
     for r in res {
         out.append(record_dict(py, r)?)?;
@@ -110,7 +111,7 @@ pub(crate) fn play_bot_match<'py>(py: Python<'py>, spec: &Bound<'py, PyAny>, mod
     let stop = Stop::new();
     let mut raised: Option<PyErr> = None;
     let rec = m::play_match_with(&spec, &stop, &mut |g, rng| match &sides[team(g.play.current) as usize] {
-        Side::Policy(p) => p.game_action(g, mode, rng, 1, &stop),
+        Side::Policy(p) => p.game_action(g, rng, &Run::new(mode, 1, &stop)),
         Side::Bot(b) => match b.call_method1("act", (PyGame(g.clone()),)).and_then(|a| action_arg(&a, g)) {
             Ok(a) => Ok(a),
             Err(e) => {

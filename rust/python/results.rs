@@ -22,7 +22,7 @@ pub(crate) fn settlement_dict<'py>(py: Python<'py>, s: &Settlement) -> PyResult<
     Ok(d)
 }
 
-/// Levels after a deal finished in `finish_order` (§7).
+/// Levels after a deal finished in `finish_order` (docs/rules.md §7).
 #[pyfunction]
 #[pyo3(signature = (finish_order, *, levels = None, a_fails = None, declarer = None, rules = None))]
 pub(crate) fn settle_deal<'py>(
@@ -42,7 +42,7 @@ pub(crate) fn settle_deal<'py>(
     settlement_dict(py, &st.settle(finish, &rules)?)
 }
 
-/// The tribute that opens a deal (§6): kind, payments, cards each giver may pay, leader.
+/// The tribute that opens a deal (docs/rules.md §6): kind, payments, cards each giver may pay, leader.
 #[pyfunction]
 #[pyo3(signature = (hands, prev_finish, level, *, rules = None))]
 pub(crate) fn tribute_plan<'py>(
@@ -69,7 +69,7 @@ pub(crate) fn tribute_plan<'py>(
     Ok(d)
 }
 
-/// The cards a receiver holding `hand` may return at `level` (§6).
+/// The cards a receiver holding `hand` may return at `level` (docs/rules.md §6).
 #[pyfunction]
 #[pyo3(signature = (hand, level, *, rules = None))]
 pub(crate) fn return_options(hand: &Bound<'_, PyAny>, level: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<PyCard>> {

@@ -5,7 +5,8 @@ use super::*;
 use crate::game::observe::Observation;
 use crate::game::{Action, Game};
 use crate::rl::{self, LegalSet};
-use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
 use pyo3::types::PyDict;
 
 /// An index argument: an int in 0..SIZE.
@@ -21,20 +22,10 @@ pub(crate) fn not_legal(i: usize) -> PyErr {
 /// `out=` for a mask: a writable C-contiguous uint8 array of `SIZE` entries
 /// (zeroed here), or a new one.
 pub(crate) fn mask_out<'py>(py: Python<'py>, out: Option<&Bound<'py, PyAny>>, legal: &LegalSet) -> PyResult<Bound<'py, PyArray1<u8>>> {
-    let a = match out.filter(|o| !o.is_none()) {
-        None => PyArray1::<u8>::zeros(py, rl::SIZE, false),
-        Some(o) => {
-            let expected = format!("a writable C-contiguous uint8 numpy array of shape ({},)", rl::SIZE);
-            let a = o.cast::<PyArray1<u8>>().map_err(|_| bad_arg("out", &expected, o))?.clone();
-            if a.len() != rl::SIZE || !a.is_c_contiguous() {
-                return Err(bad_arg("out", &expected, o));
-            }
-            a
-        }
-    };
+    let a = vector_out::<u8>(py, out, rl::SIZE, "uint8")?;
     {
-        let mut w = a.try_readwrite().map_err(|_| InvalidArgumentError::new_err("out must be a writable array not in use by another call"))?;
-        let s = w.as_slice_mut().map_err(|_| InvalidArgumentError::new_err("out must be C-contiguous"))?;
+        let mut w = a.try_readwrite().map_err(|_| write_err())?;
+        let s = w.as_slice_mut().map_err(|_| write_err())?;
         s.fill(0);
         legal.set_mask(s);
     }
@@ -167,4 +158,17 @@ pub(crate) fn index_fields<'py>(py: Python<'py>, i: &Bound<'py, PyAny>) -> PyRes
         }
     }
     Ok(d)
+}
+
+/// The card feature of every index at `level` (RLCard's action feature,
+/// `rl::action_space::feature`), as rows of a (SIZE, 54) int8 array.
+#[pyfunction]
+pub(crate) fn action_features<'py>(py: Python<'py>, level: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray2<i8>>> {
+    let level = level_arg(level)?;
+    let mut rows = Array2::<i8>::zeros((rl::SIZE, crate::cards::card::NUM_FACES));
+    for (i, mut row) in rows.rows_mut().into_iter().enumerate() {
+        let f = rl::action_space::feature(i, level).expect("an index below SIZE");
+        row.iter_mut().zip(f).for_each(|(x, y)| *x = y as i8);
+    }
+    Ok(rows.into_pyarray(py))
 }

@@ -6,8 +6,9 @@
 use super::*;
 use crate::game::observe::Observation;
 use crate::parallel::{self, Stop};
-use crate::search::montecarlo;
+use crate::search::decide;
 use crate::search::policy::Policy;
+use crate::search::run::Run;
 use crate::search::simulate as sim;
 use numpy::ndarray::{Array2, Array3};
 use numpy::IntoPyArray;
@@ -89,7 +90,7 @@ pub(crate) fn simulate<'py>(
     let n = count_arg(n, "n", 0, sim::MAX_ITEMS)?;
     let seed = seed_or(seed)?;
     let start = none_or(start, 0, |o| count_arg(o, "start", 0, u64::MAX))?;
-    let threads = threads_or(threads)?;
+    let parts = parallel::parts(threads_or(threads)?);
     let rules = rules_arg(rules)?;
     let games = unit.or(false, |o| unit_arg(o))?;
     let mode = mode_or(&mode, Mode::Pattern)?;
@@ -99,7 +100,7 @@ pub(crate) fn simulate<'py>(
     if !games {
         let (mut finish, mut winner, mut gain, mut actions): (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u32>) =
             (column(n, 4)?, column(n, 1)?, column(n, 1)?, column(n, 1)?);
-        let res = interruptible(py, |stop| sim::simulate_deals_from(n, seed, start, threads, &rules, &policies, mode, stop))?;
+        let res = interruptible(py, |stop| sim::simulate_deals_from(&rules, &policies, n, seed, start, &Run::new(mode, parts, stop)))?;
         for r in &res {
             finish.extend_from_slice(&r.finish);
             winner.push(r.winner);
@@ -115,7 +116,7 @@ pub(crate) fn simulate<'py>(
     } else {
         let (mut winner, mut deals, mut actions, mut levels): (Vec<u8>, Vec<u32>, Vec<u32>, Vec<u8>) =
             (column(n, 1)?, column(n, 1)?, column(n, 1)?, column(n, 2)?);
-        let res = interruptible(py, |stop| sim::simulate_games_from(n, seed, start, threads, &rules, &policies, mode, stop))?;
+        let res = interruptible(py, |stop| sim::simulate_games_from(&rules, &policies, n, seed, start, &Run::new(mode, parts, stop)))?;
         for r in &res {
             winner.push(r.winner);
             deals.push(r.deals);
@@ -162,7 +163,7 @@ pub(crate) fn evaluate<'py>(
     };
     let mode = mode_or(&mode, Mode::Pattern)?;
     let policies = policies_or(policy)?;
-    let e = interruptible(py, |stop| montecarlo::evaluate_observation(&o, playouts, &policies, mode, seed, parts, stop))?;
+    let e = interruptible(py, |stop| decide::evaluate(&o, &policies, playouts, seed, &Run::new(mode, parts, stop)))?;
     let level = o.level;
     let items: Vec<Bound<'py, PyAny>> = e.actions.iter().map(|&a| action_to_py(py, a, level)).collect::<PyResult<_>>()?;
     let d = PyDict::new(py);
@@ -219,7 +220,7 @@ pub(crate) fn policy_action<'py>(
     let mode = mode_or(&mode, Mode::Pattern)?;
     if let Ok(o) = game.cast::<PyObservation>() {
         let o = &o.get().0;
-        let action = interruptible(py, |stop| p.observation_action(o, mode, &mut crate::rng::Rng::new(seed), parts, stop))?;
+        let action = interruptible(py, |stop| p.observation_action(o, &mut crate::rng::Rng::new(seed), &Run::new(mode, parts, stop)))?;
         return action_to_py(py, action, o.level);
     }
     if !game.is_instance_of::<PyGame>() {
@@ -227,6 +228,6 @@ pub(crate) fn policy_action<'py>(
     }
     let game = game_ref(game, "game")?;
     let g = &game.0;
-    let action = interruptible(py, |stop| p.game_action(g, mode, &mut crate::rng::Rng::new(seed), parts, stop))?;
+    let action = interruptible(py, |stop| p.game_action(g, &mut crate::rng::Rng::new(seed), &Run::new(mode, parts, stop)))?;
     action_to_py(py, action, g.play.level)
 }

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::parallel::Stop;
-use crate::rl::encode::Encoding;
+use crate::rl::encodings::Encoding;
 use crate::rl::episode::{episode_seed, Reward, Setting, Unit};
 use crate::rl::vecenv::{Out, VectorEnv};
 use crate::search::policy::Policy;
@@ -28,7 +28,7 @@ pub struct PyVectorEnv {
 }
 
 /// The native seats: None (every seat the caller's) or four entries, None or a policy name.
-fn opponents_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<[Option<Policy>; 4]> {
+pub(crate) fn opponents_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<[Option<Policy>; 4]> {
     let Some(o) = obj.filter(|o| !o.is_none()) else { return Ok([None; 4]) };
     let v = items_arg(o, 4, "opponents", "None or four entries, None for a learner seat or a policy name")?;
     let mut out = [None; 4];
@@ -128,7 +128,7 @@ impl PyVectorEnv {
             f[i] = total as i64;
             c[i] = tb.sorted.len() as i64;
             total += tb.sorted.len();
-            s[i] = tb.episode.game.current_player().map_or(-1, |x| x as i8);
+            s[i] = tb.episode.game().current_player().map_or(-1, |x| x as i8);
             p[i] = env.phase_code(i);
             r[4 * i..4 * i + 4].copy_from_slice(&tb.reward);
             t[i] = tb.terminated;
@@ -278,7 +278,7 @@ impl PyVectorEnv {
     /// Table `i`'s current episode as a Game (a copy).
     fn episode(&self, i: &Bound<'_, PyAny>) -> PyResult<PyGame> {
         let i = self.table_arg(i)?;
-        Ok(PyGame(self.env()?.tables[i].episode.game.clone()))
+        Ok(PyGame(self.env()?.tables[i].episode.game().clone()))
     }
 
     /// Table `i`'s last finished episode as a Game (a copy), or None.

@@ -6,10 +6,9 @@
 
 use crate::error::{Error, Result};
 use crate::parallel::{self, Stop};
-use crate::rl::encode::{Encoding, View};
-use crate::rl::episode::{Episode, Setting};
-use crate::rl::index::{action_index, SIZE};
-use crate::rl::legal::LegalSet;
+use crate::rl::action_space::{action_index, SIZE};
+use crate::rl::encodings::Encoding;
+use crate::rl::episode::{Draws, Episode, Setting};
 use crate::rng::derive_seed;
 use crate::search::policy::Policy;
 use rayon::prelude::*;
@@ -57,37 +56,34 @@ impl Trajectories {
 fn episode(s: &Setting, policies: &[Policy; 4], enc: Encoding, masks: bool, seed: u64, id: u64, stop: &Stop) -> Result<Trajectories> {
     let mut e = Episode::new(s, seed)?;
     let mut t = Trajectories::default();
-    let mut legal = LegalSet::new();
     // Rewards of each seat given right after each decision.
     let mut after: Vec<[f32; 4]> = Vec::new();
     let k = enc.size();
     let none = [0.0f32; 4];
     let mut r = none;
-    e.advance(s, &mut r, stop)?;
+    e.advance(s, &mut r, &mut Draws::Own, stop)?;
     while !e.is_over(s) {
         if stop.is_set() {
             return Ok(Trajectories::default());
         }
-        let g = &e.game;
-        let seat = g.play.current;
+        let seat = e.game().play.current;
         let start = t.obs.len();
         t.obs.resize(start + k, 0.0);
-        enc.write(&View::of_game(g, seat), &mut t.obs[start..]);
+        e.write_observation(enc, seat, &mut t.obs[start..]);
         if masks {
-            legal.fill_game(g);
             let m = t.mask.len();
             t.mask.resize(m + SIZE, 0);
-            legal.set_mask(&mut t.mask[m..]);
+            e.legal().set_mask(&mut t.mask[m..]);
         }
-        let a = policies[seat as usize].game_action(g, crate::movegen::Mode::Pattern, &mut e.rng, 1, stop)?;
+        let a = e.choose(&policies[seat as usize], stop)?;
+        let g = e.game();
         let i = action_index(&a, g.level()).ok_or_else(|| Error::InvalidState(format!("no index for the action {a:?}")))?;
         t.action.push(i as i64);
         t.seat.push(seat as i8);
         t.episode.push(id);
         t.phase.push(crate::game::Phase::ALL.iter().position(|&p| p == g.phase).unwrap_or(0) as i8);
         let mut r = none;
-        e.apply(s, a, &mut r)?;
-        e.advance(s, &mut r, stop)?;
+        e.play(s, a, &mut r, &mut Draws::Own, stop)?;
         after.push(r);
     }
     // Reward-to-go: each seat's rewards from its decision on.

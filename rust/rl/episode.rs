@@ -1,6 +1,7 @@
-//! One table of an environment or a collector: a seeded episode (a fresh
-//! deal or a whole game) whose native seats are played by built-in
-//! policies, with the rewards each deal's end gives.
+//! The episode every environment steps through, one table or many: a
+//! seeded episode (a fresh deal or a whole game) whose native seats are
+//! played by built-in policies, stepped by action index, with the rewards
+//! each deal's end gives (docs/environments.md).
 
 use crate::error::{Error, Result};
 use crate::game::rules::Rules;
@@ -8,8 +9,12 @@ use crate::game::trick::team;
 use crate::game::{Action, Game, Phase};
 use crate::movegen::Mode;
 use crate::parallel::Stop;
+use crate::rl::action_space::describe;
+use crate::rl::encodings::{Encoding, View};
+use crate::rl::legal::LegalSet;
 use crate::rng::{derive_seed, Rng};
 use crate::search::policy::Policy;
+use crate::search::run::Run;
 
 /// What an episode is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -39,6 +44,14 @@ impl Unit {
             _ => None,
         }
     }
+
+    /// The name `from_name` reads.
+    pub fn name(self) -> &'static str {
+        match self {
+            Unit::Deal => "deal",
+            Unit::Game => "game",
+        }
+    }
 }
 
 impl Reward {
@@ -48,6 +61,14 @@ impl Reward {
             "deal" => Some(Reward::Deal),
             "game" => Some(Reward::Game),
             _ => None,
+        }
+    }
+
+    /// The name `from_name` reads.
+    pub fn name(self) -> &'static str {
+        match self {
+            Reward::Deal => "deal",
+            Reward::Game => "game",
         }
     }
 }
@@ -67,18 +88,60 @@ pub struct Setting {
     pub natives: [Option<Policy>; 4],
 }
 
-/// One episode being played.
+/// Where the native seats' choices draw their randomness.
+pub enum Draws<'a> {
+    /// The episode's own generator (`Episode::rng`), as `VectorEnv` and `collect` draw.
+    Own,
+    /// A fresh generator per native move, `Rng::new(next())`: the draws of
+    /// `policy_action(game, policy, seed=next())`.
+    Seeded(&'a mut (dyn FnMut() -> Result<u64> + Send)),
+}
+
+/// One episode being played: its game, the legal actions of the decision
+/// now due (found once per decision) and the rewards it has given.
 #[derive(Clone, Debug)]
 pub struct Episode {
-    pub game: Game,
-    /// Draws of the native policies (and of random actions).
+    game: Game,
+    /// Draws of the native policies (`Draws::Own`) and of random actions.
     pub rng: Rng,
+    legal: LegalSet,
+    /// Whether `legal` is the current decision's.
+    fresh: bool,
+    /// Each seat's rewards summed over the episode.
+    pub returns: [f32; 4],
 }
 
 impl Episode {
     /// The episode seeded with `seed`: `Game::new(rules, seed)`.
     pub fn new(s: &Setting, seed: u64) -> Result<Episode> {
-        Ok(Episode { game: Game::new(s.rules, seed)?, rng: Rng::new(derive_seed(seed, u64::MAX)) })
+        Ok(Episode::of_game(Game::new(s.rules, seed)?, Rng::new(derive_seed(seed, u64::MAX))))
+    }
+
+    /// The episode that goes on from `game`.
+    pub fn of_game(game: Game, rng: Rng) -> Episode {
+        Episode { game, rng, legal: LegalSet::new(), fresh: false, returns: [0.0; 4] }
+    }
+
+    /// The game being played.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The game, the episode given up.
+    pub fn into_game(self) -> Game {
+        self.game
+    }
+
+    /// Takes over the buffers of a finished game (`Game::reuse_buffers`).
+    pub fn reuse_buffers(&mut self, old: Game) {
+        self.game.reuse_buffers(old);
+    }
+
+    /// Takes over the legal-action buffers of an episode given up (so that a
+    /// table's next episode does not allocate them anew).
+    pub fn reuse_legal(&mut self, old: &mut Episode) {
+        std::mem::swap(&mut self.legal, &mut old.legal);
+        self.fresh = false;
     }
 
     /// Whether the episode is over (a deal ended for `Unit::Deal`, a game for `Unit::Game`).
@@ -90,22 +153,76 @@ impl Episode {
         }
     }
 
-    /// Applies the action of the seat to act and adds the rewards it gives to `reward`.
-    pub fn apply(&mut self, s: &Setting, a: Action, reward: &mut [f32; 4]) -> Result<()> {
-        self.game.apply(a)?;
-        self.add_rewards(s, reward);
-        Ok(())
+    /// The seat to act, `None` once the episode is over.
+    pub fn to_act(&self, s: &Setting) -> Option<u8> {
+        if self.is_over(s) {
+            None
+        } else {
+            self.game.current_player()
+        }
     }
 
-    /// As `apply` for an action known to be legal now (`Game::apply_legal`).
-    pub fn apply_legal(&mut self, s: &Setting, a: Action, reward: &mut [f32; 4]) -> Result<()> {
+    /// The legal actions of the decision now due (none once the episode is over).
+    pub fn legal(&mut self) -> &LegalSet {
+        if !self.fresh {
+            self.legal.fill_game(&self.game);
+            self.fresh = true;
+        }
+        &self.legal
+    }
+
+    /// `legal()` if it was found since the last change, else `None`.
+    pub fn cached_legal(&self) -> Option<&LegalSet> {
+        self.fresh.then_some(&self.legal)
+    }
+
+    /// Plays the legal action of index `i` for the seat to act, then the
+    /// native seats until a caller's seat acts or the episode ends, adding
+    /// the rewards to `reward`. Not legal now: `IllegalMove`, nothing changed.
+    pub fn step(&mut self, s: &Setting, i: usize, reward: &mut [f32; 4], draws: &mut Draws, stop: &Stop) -> Result<()> {
+        self.check_running(s)?;
+        let a = self
+            .legal()
+            .find(i)
+            .ok_or_else(|| Error::IllegalMove(format!("action index {i} ({}) is not legal now", describe(i).unwrap_or_default())))?;
         self.game.apply_legal(a)?;
-        self.add_rewards(s, reward);
+        self.after_action(s, reward, draws, stop)
+    }
+
+    /// As `step` with a uniformly random legal action (drawn from `rng`).
+    pub fn step_random(&mut self, s: &Setting, reward: &mut [f32; 4], draws: &mut Draws, stop: &Stop) -> Result<()> {
+        self.check_running(s)?;
+        let n = self.legal().len() as u32;
+        if n == 0 {
+            return Err(Error::InvalidState("no decision is due".into()));
+        }
+        let a = self.legal.actions()[self.rng.below(n) as usize];
+        self.game.apply_legal(a)?;
+        self.after_action(s, reward, draws, stop)
+    }
+
+    /// As `step` with an action (checked by `Game::apply`: refused, nothing changed).
+    pub fn play(&mut self, s: &Setting, a: Action, reward: &mut [f32; 4], draws: &mut Draws, stop: &Stop) -> Result<()> {
+        self.check_running(s)?;
+        self.game.apply(a)?;
+        self.after_action(s, reward, draws, stop)
+    }
+
+    fn check_running(&self, s: &Setting) -> Result<()> {
+        if self.is_over(s) {
+            return Err(Error::InvalidState("the episode is over: reset() starts the next one".into()));
+        }
         Ok(())
     }
 
-    /// Adds the rewards of the deal just settled, if one was, to `reward`.
-    fn add_rewards(&self, s: &Setting, reward: &mut [f32; 4]) {
+    fn after_action(&mut self, s: &Setting, reward: &mut [f32; 4], draws: &mut Draws, stop: &Stop) -> Result<()> {
+        self.fresh = false;
+        self.add_rewards(s, reward);
+        self.advance(s, reward, draws, stop)
+    }
+
+    /// Adds the rewards of the deal just settled, if one was, to `reward` and `returns`.
+    fn add_rewards(&mut self, s: &Setting, reward: &mut [f32; 4]) {
         if self.game.phase.is_live() {
             return;
         }
@@ -117,29 +234,47 @@ impl Episode {
                 None => return,
             },
         };
-        for (seat, r) in reward.iter_mut().enumerate() {
-            *r += if team(seat as u8) == win { value } else { -value };
+        for (seat, (r, total)) in reward.iter_mut().zip(&mut self.returns).enumerate() {
+            let x = if team(seat as u8) == win { value } else { -value };
+            *r += x;
+            *total += x;
         }
     }
 
     /// Plays the native seats (and starts the next deal of a game) until a
     /// caller's seat is to act or the episode is over.
-    pub fn advance(&mut self, s: &Setting, reward: &mut [f32; 4], stop: &Stop) -> Result<()> {
+    pub fn advance(&mut self, s: &Setting, reward: &mut [f32; 4], draws: &mut Draws, stop: &Stop) -> Result<()> {
         loop {
             if self.is_over(s) {
                 return Ok(());
             }
             if self.game.phase == Phase::DealOver {
                 self.game.next_deal(None, None)?;
+                self.fresh = false;
                 continue;
             }
             let seat = self.game.play.current;
             let Some(p) = s.natives[seat as usize] else { return Ok(()) };
-            let a = p.game_action(&self.game, Mode::Pattern, &mut self.rng, 1, stop)?;
-            self.apply(s, a, reward)?;
+            let a = match draws {
+                Draws::Own => self.choose(&p, stop)?,
+                Draws::Seeded(next) => p.game_action(&self.game, &mut Rng::new(next()?), &Run::new(Mode::Pattern, 1, stop))?,
+            };
+            self.game.apply(a)?;
+            self.fresh = false;
+            self.add_rewards(s, reward);
             if self.game.deal_number > 100_000 {
                 return Err(Error::InvalidState("a game did not end within 100,000 deals".into()));
             }
         }
+    }
+
+    /// The action `p` takes for the seat to act, drawn from the episode's own generator.
+    pub fn choose(&mut self, p: &Policy, stop: &Stop) -> Result<Action> {
+        p.game_action(&self.game, &mut self.rng, &Run::new(Mode::Pattern, 1, stop))
+    }
+
+    /// Writes `enc` of `seat`'s view into `out`.
+    pub fn write_observation(&self, enc: Encoding, seat: u8, out: &mut [f32]) {
+        enc.write(&View::of_game(&self.game, seat), out);
     }
 }

@@ -4,9 +4,9 @@
 use crate::cards::card::NUM_FACES;
 use crate::game::observe::Observation;
 use crate::game::{tribute, Action, Game, Phase};
-use crate::movegen::encode::fill_counts;
+use crate::movegen::arrays::fill_counts;
 use crate::movegen::{Mode, Move};
-use crate::rl::index::{action_index, SIZE};
+use crate::rl::action_space::{action_index, SIZE};
 
 /// The legal actions of one decision with their indices; reused between
 /// decisions so that a warm set does not allocate.

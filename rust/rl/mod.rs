@@ -1,19 +1,24 @@
 //! The reinforcement-learning core: a fixed action space over every action
-//! a seat can take (`index`), legal-action masks and rows (`legal`).
+//! a seat can take, the observation encodings and the episode every
+//! environment steps through.
 //!
-//! - [`index`]: the table of actions, a move's index and an index's entry;
+//! - [`action_space`]: the table of actions, a move's index, an index's entry and its card feature;
 //! - [`legal`]: the legal actions of a game or an observation as indices;
-//! - [`encode`]: the observation encodings written into float slices;
+//! - [`fields`]: the field tables of the observation encodings;
+//! - [`encodings`]: the observation encodings written into float slices;
 //! - [`episode`]: one seeded episode with native seats and rewards;
+//! - [`numpy_stream`]: numpy's default generator, for seeds drawn as a numpy-seeded env draws them;
 //! - [`vecenv`]: N tables stepped together;
 //! - [`collect`]: trajectories of native policies, one row a decision.
 
+pub mod action_space;
 pub mod collect;
-pub mod encode;
+pub mod encodings;
 pub mod episode;
-pub mod index;
+pub mod fields;
 pub mod legal;
+pub mod numpy_stream;
 pub mod vecenv;
 
-pub use index::{action_index, describe, entry, play_index, Entry, PASS_INDEX, RETURN_BASE, SIZE, TRIBUTE_BASE};
+pub use action_space::{action_index, describe, entry, play_index, Entry, PASS_INDEX, RETURN_BASE, SIZE, TRIBUTE_BASE};
 pub use legal::LegalSet;

@@ -9,15 +9,14 @@
 use crate::error::{Error, Result};
 use crate::game::{Game, Phase};
 use crate::parallel::{self, Stop};
-use crate::rl::encode::{Encoding, View};
-use crate::rl::episode::{episode_seed, Episode, Setting};
-use crate::rl::index::SIZE;
-use crate::rl::legal::LegalSet;
+use crate::rl::action_space::SIZE;
+use crate::rl::encodings::Encoding;
+use crate::rl::episode::{episode_seed, Draws, Episode, Setting};
 
 /// Fewest tables a worker takes at a time.
 const MIN_CHUNK: usize = 16;
 
-/// One table: its episode, the legal actions of its decision and what its last step gave.
+/// One table: its episode, the legal indices of its decision and what its last step gave.
 #[derive(Clone, Debug)]
 pub struct Table {
     pub episode: Episode,
@@ -25,8 +24,7 @@ pub struct Table {
     pub number: u64,
     /// Whether an episode was started.
     pub started: bool,
-    pub legal: LegalSet,
-    /// The indices of `legal`, ascending.
+    /// The legal indices of the decision (set in the table's mask row), ascending.
     pub sorted: Vec<u16>,
     /// The last finished episode.
     pub finished: Option<Game>,
@@ -66,12 +64,13 @@ impl Table {
     fn start(&mut self, s: &Setting, seed: u64, t: u64, number: u64, spare: Option<Game>, stop: &Stop) -> Result<Game> {
         let mut next = Episode::new(s, episode_seed(seed, t, number))?;
         if let Some(g) = spare {
-            next.game.reuse_buffers(g);
+            next.reuse_buffers(g);
         }
-        let old = std::mem::replace(&mut self.episode, next);
+        let mut old = std::mem::replace(&mut self.episode, next);
+        self.episode.reuse_legal(&mut old);
         self.number = number;
-        self.episode.advance(s, &mut self.reward, stop)?;
-        Ok(old.game)
+        self.episode.advance(s, &mut self.reward, &mut Draws::Own, stop)?;
+        Ok(old.into_game())
     }
 
     /// Plays the caller's action, then on to its next decision.
@@ -79,18 +78,10 @@ impl Table {
         self.reward = [0.0; 4];
         self.terminated = false;
         self.reset = false;
-        let a = match m {
-            Move::Index(i) => self.legal.find(i).ok_or_else(|| Error::IllegalMove(format!("table {t}: action index {i} is not legal")))?,
-            Move::Random => {
-                let n = self.legal.len() as u32;
-                if n == 0 {
-                    return Err(Error::InvalidState(format!("table {t} has no decision to make")));
-                }
-                self.legal.actions()[self.episode.rng.below(n) as usize]
-            }
-        };
-        self.episode.apply_legal(s, a, &mut self.reward)?;
-        self.episode.advance(s, &mut self.reward, stop)?;
+        match m {
+            Move::Index(i) => self.episode.step(s, i, &mut self.reward, &mut Draws::Own, stop)?,
+            Move::Random => self.episode.step_random(s, &mut self.reward, &mut Draws::Own, stop)?,
+        }
         if self.episode.is_over(s) {
             self.terminated = true;
             self.reset = true;
@@ -104,19 +95,22 @@ impl Table {
     /// mask's previous entries cleared, the new ones set) and lists its
     /// legal indices in order.
     fn write(&mut self, enc: Encoding, obs: &mut [f32], mask: &mut [u8]) {
-        self.legal.clear_mask(mask);
-        let g = &self.episode.game;
-        self.legal.fill_game(g);
-        match g.current_player() {
+        for &i in &self.sorted {
+            mask[i as usize] = 0;
+        }
+        let legal = self.episode.legal();
+        self.sorted.clear();
+        self.sorted.extend_from_slice(legal.indices());
+        self.sorted.sort_unstable();
+        match self.episode.game().current_player() {
             Some(seat) => {
-                self.legal.set_mask(mask);
-                enc.write(&View::of_game(g, seat), obs);
+                for &i in &self.sorted {
+                    mask[i as usize] = 1;
+                }
+                self.episode.write_observation(enc, seat, obs);
             }
             None => obs.fill(0.0),
         }
-        self.sorted.clear();
-        self.sorted.extend_from_slice(self.legal.indices());
-        self.sorted.sort_unstable();
     }
 }
 
@@ -133,7 +127,6 @@ impl VectorEnv {
             episode: Episode::new(&setting, 0)?,
             number: 0,
             started: false,
-            legal: LegalSet::new(),
             sorted: Vec::new(),
             finished: None,
             reward: [0.0; 4],
@@ -177,7 +170,6 @@ impl VectorEnv {
     pub fn reset(&mut self, out: Out<'_>, stop: &Stop) -> Result<()> {
         out.mask.fill(0);
         for t in &mut self.tables {
-            t.legal = LegalSet::new();
             t.sorted.clear();
         }
         self.run(out, |t, s, seed, i| {
@@ -204,10 +196,10 @@ impl VectorEnv {
             return Err(Error::InvalidArgument(format!("actions has {} entries for {} tables", actions.len(), self.tables.len())));
         }
         for (t, (table, &a)) in self.tables.iter().zip(actions).enumerate() {
-            if table.legal.is_empty() {
+            let Some(legal) = table.episode.cached_legal().filter(|_| table.started) else {
                 return Err(Error::InvalidState("the environment has not been reset: call reset() first".into()));
-            }
-            if a < 0 || a as usize >= SIZE || table.legal.find(a as usize).is_none() {
+            };
+            if a < 0 || a as usize >= SIZE || legal.find(a as usize).is_none() {
                 let what = if a < 0 || a as usize >= SIZE {
                     "not an index 0..SIZE".to_string()
                 } else {
@@ -227,7 +219,7 @@ impl VectorEnv {
 
     /// Plays a uniformly random legal action at every table (drawn from the table's own generator).
     pub fn step_random(&mut self, out: Out<'_>, stop: &Stop) -> Result<()> {
-        if self.tables.iter().any(|t| t.legal.is_empty()) {
+        if self.tables.iter().any(|t| !t.started || t.episode.cached_legal().is_none()) {
             return Err(Error::InvalidState("the environment has not been reset: call reset() first".into()));
         }
         self.run(out, |t, s, seed, i| t.step(s, seed, i, Move::Random, stop))
@@ -235,7 +227,7 @@ impl VectorEnv {
 
     /// The phase code of table `i` (its index in `Phase::ALL`).
     pub fn phase_code(&self, i: usize) -> i8 {
-        let p = self.tables[i].episode.game.phase;
+        let p = self.tables[i].episode.game().phase;
         Phase::ALL.iter().position(|&x| x == p).unwrap_or(0) as i8
     }
 }

@@ -11,10 +11,10 @@ use crate::error::{Error, Result};
 use crate::game::rules::Rules;
 use crate::game::trick::team;
 use crate::game::{Action, Game, Phase};
-use crate::movegen::Mode;
 use crate::parallel::{self, Stop};
 use crate::rng::{derive_seed, Rng};
 use crate::search::policy::Policy;
+use crate::search::run::Run;
 
 /// The most matches one batch may hold.
 pub const MAX_MATCHES: u64 = 1 << 24;
@@ -106,11 +106,11 @@ fn last_first_out(g: &Game) -> Result<u8> {
     g.records.last().map(|r| team(r.finish[0])).ok_or_else(|| Error::InvalidState("the match has no finished deal".into()))
 }
 
-/// Plays one match with the spec's policies; a set `stop` ends it early
-/// with an unfinished record.
-pub fn play_match(spec: &MatchSpec, mode: Mode, stop: &Stop) -> Result<MatchRecord> {
+/// Plays one match with the spec's policies, each decision in `run.parts`
+/// parts; a set `run.stop` ends it early with an unfinished record.
+pub fn play_match(spec: &MatchSpec, run: &Run) -> Result<MatchRecord> {
     let policies = spec.policies;
-    play_match_with(spec, stop, &mut |g, rng| policies[team(g.play.current) as usize].game_action(g, mode, rng, 1, stop))
+    play_match_with(spec, run.stop, &mut |g, rng| policies[team(g.play.current) as usize].game_action(g, rng, run))
 }
 
 /// Plays one match in which `act` chooses every action (the spec's policies
@@ -142,7 +142,7 @@ pub fn play_match_with(spec: &MatchSpec, stop: &Stop, act: &mut Decide<'_>) -> R
         }
         g.next_deal(None, None)?;
     }
-    let levels = g.lv.levels;
+    let levels = g.levels.levels;
     let mut games_won = g.games_won;
     let mut games = Vec::new();
     let mut deals = g.records.len() as u32;
@@ -188,18 +188,20 @@ pub fn play_match_with(spec: &MatchSpec, stop: &Stop, act: &mut Decide<'_>) -> R
     Ok(MatchRecord { winner, games_won, ending, deals, levels, games })
 }
 
-/// Plays every match of `specs`, split into `parts(threads)` parts on the
-/// shared pool (call inside `parallel::supervise` or `pool().install`);
-/// stops early once `stop` is set.
-pub fn play_matches(specs: &[MatchSpec], threads: usize, mode: Mode, stop: &Stop) -> Result<Vec<MatchRecord>> {
+/// Plays every match of `specs`, split into `run.parts` parts on the
+/// shared pool (call inside `parallel::supervise` or `pool().install`), each
+/// match on one thread; stops early once `run.stop` is set.
+pub fn play_matches(specs: &[MatchSpec], run: &Run) -> Result<Vec<MatchRecord>> {
     let mut out: Vec<Option<MatchRecord>> = parallel::try_vec(specs.len() as u64, MAX_MATCHES, "the number of matches")?;
-    parallel::fill(&mut out, parallel::parts(threads), stop, |i, _| play_match(&specs[i as usize], mode, stop).map(Some))?;
+    let one = run.serial();
+    parallel::fill(&mut out, run.parts, run.stop, |i, _: &mut ()| play_match(&specs[i as usize], &one).map(Some))?;
     Ok(out.into_iter().flatten().collect())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::movegen::Mode;
 
     fn spec(seed: u64, best_of: u8, limit: Option<u32>, at_limit: AtLimit) -> MatchSpec {
         MatchSpec { policies: [Policy::Greedy, Policy::Random], rules: Rules { best_of, ..Rules::default() }, seed, limit, at_limit }
@@ -217,7 +219,7 @@ mod tests {
     #[test]
     fn an_unlimited_match_is_won_by_the_winner_of_its_games_and_replays() {
         for seed in 0..4 {
-            let r = play_match(&spec(seed, 3, None, AtLimit::Levels), Mode::Pattern, &Stop::new()).unwrap();
+            let r = play_match(&spec(seed, 3, None, AtLimit::Levels), &Run::new(Mode::Pattern, 1, &Stop::new())).unwrap();
             assert_eq!(r.ending, Ending::Played);
             assert_eq!(r.games.len(), 1);
             assert_eq!(r.games_won[r.winner as usize], 2);
@@ -231,14 +233,14 @@ mod tests {
     #[test]
     fn at_the_limit_the_match_ends_on_levels() {
         for seed in 0..10 {
-            let r = play_match(&spec(seed, 1, Some(3), AtLimit::Levels), Mode::Pattern, &Stop::new()).unwrap();
+            let r = play_match(&spec(seed, 1, Some(3), AtLimit::Levels), &Run::new(Mode::Pattern, 1, &Stop::new())).unwrap();
             let g = &r.games[0];
             if r.ending == Ending::Played {
                 assert!(r.deals <= 3);
                 continue;
             }
             assert_eq!(r.deals, 3);
-            let [a, b] = g.lv.levels;
+            let [a, b] = g.levels.levels;
             let expect = if a != b { u8::from(b > a) } else { team(g.records[2].finish[0]) };
             assert_eq!(r.winner, expect, "seed {seed}");
             assert_eq!(r.games_won[expect as usize], 1);
@@ -249,7 +251,7 @@ mod tests {
     fn at_the_limit_a_sudden_death_keeps_games_won_and_plays_at_a() {
         let mut seen = 0;
         for seed in 0..30 {
-            let r = play_match(&spec(seed, 3, Some(9), AtLimit::SuddenDeath), Mode::Pattern, &Stop::new()).unwrap();
+            let r = play_match(&spec(seed, 3, Some(9), AtLimit::SuddenDeath), &Run::new(Mode::Pattern, 1, &Stop::new())).unwrap();
             if r.ending != Ending::SuddenDeath {
                 continue;
             }
@@ -275,13 +277,16 @@ mod tests {
     #[test]
     fn batches_do_not_depend_on_threads() {
         let specs: Vec<_> = (0..8).map(|s| spec(s, 1, Some(4), AtLimit::SuddenDeath)).collect();
-        let run = |t| parallel::pool().unwrap().install(|| play_matches(&specs, t, Mode::Pattern, &Stop::new()).unwrap());
+        let run = |t| parallel::pool().unwrap().install(|| play_matches(&specs, &Run::new(Mode::Pattern, t, &Stop::new())).unwrap());
         assert_eq!(run(1), run(2));
         assert_eq!(run(1), run(5));
     }
 
     #[test]
     fn a_zero_limit_is_refused() {
-        assert!(matches!(play_match(&spec(0, 1, Some(0), AtLimit::Levels), Mode::Pattern, &Stop::new()), Err(Error::InvalidArgument(_))));
+        assert!(matches!(
+            play_match(&spec(0, 1, Some(0), AtLimit::Levels), &Run::new(Mode::Pattern, 1, &Stop::new())),
+            Err(Error::InvalidArgument(_))
+        ));
     }
 }

@@ -1,6 +1,8 @@
 //! Monte Carlo evaluation of the actions of the seat to move: determinized
-//! playouts with honestly sampled hidden hands, and the decision built on it
-//! (the `mc` policy, `evaluate` and `policy_action` all go through here).
+//! playouts with honestly sampled hidden hands, and the searches built on
+//! it that spread their playouts over the candidates evenly (`mc:N`,
+//! `mc-rule:N`) or by successive halving (`sh:N`); `evaluate` goes through
+//! here too. Generic over the rollout chooser.
 //!
 //! Seeding: world `j` (the hidden hands of playout `j`) is sampled from
 //! `derive_seed(seed ^ WORLD, j)` and is the same for every action (common
@@ -11,15 +13,17 @@
 use crate::cards::cardset::CardSet;
 use crate::error::{Error, Result};
 use crate::game::observe::Observation;
-use crate::game::trick::PlayState;
 use crate::game::{Action, Game, Phase};
-use crate::movegen::{Mode, Move};
-use crate::parallel::{self, Stop};
+use crate::movegen::Move;
+use crate::parallel;
 use crate::rng::{derive_seed, Rng};
-use crate::search::ismcts;
-use crate::search::playout::{playout, Context};
-use crate::search::policy::{Policy, Spread, Value};
-use crate::search::sample::{Constraints, Sampler};
+use crate::search::choosers::Chooser;
+use crate::search::context::Context;
+use crate::search::decision::Decision;
+use crate::search::playout::playout;
+use crate::search::policy::{Search, Spread, Value};
+use crate::search::run::Run;
+use crate::search::sample::Constraints;
 use rayon::prelude::*;
 
 const WORLD: u64 = 0x5EED_5A3B_1E00_0000;
@@ -63,22 +67,6 @@ impl Sums {
     }
 }
 
-/// The constraints `seat` knows in `g`'s current deal (§8).
-pub fn constraints_for(g: &Game, seat: u8) -> Constraints {
-    Constraints::with_knowledge(&g.play, seat, &crate::game::observe::knowledge(g))
-}
-
-/// The candidate actions of the seat to move: passing first when legal
-/// (`None`), then `moves` in order.
-pub fn candidates(state: &PlayState, moves: &[Move]) -> Vec<Option<Move>> {
-    let mut acts = Vec::with_capacity(moves.len() + 1);
-    if state.can_pass() {
-        acts.push(None);
-    }
-    acts.extend(moves.iter().map(|&m| Some(m)));
-    acts
-}
-
 /// The index of the best estimate: the highest mean, ties by the highest
 /// win probability, then the first.
 pub fn best(stats: &[ActionStats]) -> usize {
@@ -91,97 +79,37 @@ pub fn best(stats: &[ActionStats]) -> usize {
     b
 }
 
-/// Estimates `actions` (`None` = pass) of the seat to move in `state` by
-/// `playouts` playouts each, hidden hands dealt under `seen` (what that seat
-/// knows; `state`'s other hands are not read), rolled out by `rollout` with
-/// `ctx`'s knowledge kept current, and scored by `ctx`'s level rules.
-/// The worlds are split into `parts` parts on the shared pool (1: on the
-/// calling thread). Returns early with partial sums once `stop` is set.
-#[allow(clippy::too_many_arguments)]
-pub fn evaluate(
-    state: &PlayState,
-    ctx: &Context,
-    seen: &Constraints,
-    actions: &[Option<Move>],
-    playouts: u64,
-    rollout: &[Policy; 4],
-    mode: Mode,
-    seed: u64,
-    parts: usize,
-    stop: &Stop,
-) -> Result<Vec<ActionStats>> {
+/// Estimates every candidate of `d` by `playouts` playouts each, rolled
+/// out by `rollout` with the knowledge kept current, and scored by the
+/// deal's level change. Returns early with partial sums once `run.stop` is set.
+pub fn evaluate<R: Chooser>(d: &Decision, rollout: &R, playouts: u64, seed: u64, run: &Run) -> Result<Vec<ActionStats>> {
     if playouts == 0 {
         return Err(Error::InvalidArgument("playouts must be at least 1".into()));
     }
-    let sampler = Sampler::new(seen)?;
-    let job = Worlds { state, ctx, sampler: &sampler, rollout, mode, seed, value: Value::Deal };
-    let sums = job.run(actions, 0..playouts, parts, stop)?;
+    let job = Worlds { d, rollout, value: Value::Deal, seed };
+    let sums = job.run(&d.actions, 0..playouts, run)?;
     Ok(sums.iter().map(Sums::stats).collect())
 }
 
-/// What the playouts of one decision share: the position, the sampler of
-/// hidden hands, the rollout policies, the seed and the value.
-struct Worlds<'a> {
-    state: &'a PlayState,
-    ctx: &'a Context,
-    sampler: &'a Sampler,
-    rollout: &'a [Policy; 4],
-    mode: Mode,
-    seed: u64,
+/// The playouts of one search: its decision, rollout chooser, value and seed.
+struct Worlds<'a, R> {
+    d: &'a Decision<'a>,
+    rollout: &'a R,
     value: Value,
+    seed: u64,
 }
 
-impl Worlds<'_> {
-    /// The sums of `actions` over the worlds `worlds`, split into `parts`
-    /// parts on the shared pool; world `j` is the same whatever the split.
-    fn run(&self, actions: &[Option<Move>], worlds: std::ops::Range<u64>, parts: usize, stop: &Stop) -> Result<Vec<Sums>> {
-        let (state, ctx, rollout, mode) = (self.state, self.ctx, self.rollout, self.mode);
-        let seat = state.current;
-        let track = rollout.iter().any(|p| p.uses_knowledge());
-        let run = |range: std::ops::Range<u64>| -> Result<Vec<Sums>> {
-            let mut sums = vec![Sums::default(); actions.len()];
-            let mut buf = Vec::new();
-            for j in range {
-                if stop.is_set() {
-                    break;
-                }
-                let world = derive_seed(self.seed ^ WORLD, j);
-                let hands = self.sampler.sample(&mut Rng::new(world));
-                for (a, act) in actions.iter().enumerate() {
-                    let mut st = *state;
-                    st.hands = hands;
-                    let mut c = *ctx;
-                    if track {
-                        c.record(seat, act.as_ref());
-                    }
-                    match act {
-                        Some(m) => st.play_unchecked(*m),
-                        None => st.pass_unchecked(),
-                    }
-                    let mut rng = Rng::new(derive_seed(world ^ ROLLOUT, a as u64));
-                    playout(&mut st, &mut c, rollout, mode, &mut rng, &mut buf, stop)?;
-                    if !st.over {
-                        break;
-                    }
-                    let (score, won) = match self.value {
-                        Value::Deal => c.score(st.finish, seat).map(|(s, w)| (s as i32, w))?,
-                        Value::Game => c.game_score(st.finish, seat)?,
-                    };
-                    let s = &mut sums[a];
-                    s.total += score as i128;
-                    s.squares += (score as i128) * (score as i128);
-                    s.wins += won as u64;
-                    s.n += 1;
-                }
-            }
-            Ok(sums)
-        };
+impl<R: Chooser> Worlds<'_, R> {
+    /// The sums of `actions` over the worlds `worlds`, split into
+    /// `run.parts` parts on the shared pool; world `j` is the same whatever the split.
+    fn run(&self, actions: &[Option<Move>], worlds: std::ops::Range<u64>, run: &Run) -> Result<Vec<Sums>> {
         let (start, n) = (worlds.start, worlds.end.saturating_sub(worlds.start));
-        let parts = (parts.max(1) as u64).min(n.max(1));
+        let parts = (run.parts.max(1) as u64).min(n.max(1));
         let per = n.div_ceil(parts);
         let ranges: Vec<_> = (0..parts).map(|p| start + p.saturating_mul(per).min(n)..start + (p + 1).saturating_mul(per).min(n)).collect();
+        let part = |range| self.part(actions, range, run);
         let partial: Vec<Vec<Sums>> =
-            if parts == 1 { vec![run(worlds)?] } else { parallel::pool()?.install(|| ranges.into_par_iter().map(run).collect::<Result<_>>())? };
+            if parts == 1 { vec![part(worlds)?] } else { parallel::pool()?.install(|| ranges.into_par_iter().map(part).collect::<Result<_>>())? };
         let mut sums = vec![Sums::default(); actions.len()];
         for p in &partial {
             for (s, x) in sums.iter_mut().zip(p) {
@@ -190,89 +118,67 @@ impl Worlds<'_> {
         }
         Ok(sums)
     }
-}
 
-/// The decision no search is needed for: the only legal action, or a play
-/// that empties the hand at once; `None` when there is a real choice.
-fn obvious(state: &PlayState, moves: &[Move]) -> Option<Option<usize>> {
-    if moves.len() + state.can_pass() as usize <= 1 {
-        return Some(if moves.is_empty() { None } else { Some(0) });
+    /// The sums of `actions` over the worlds `range`, on the calling thread.
+    fn part(&self, actions: &[Option<Move>], range: std::ops::Range<u64>, run: &Run) -> Result<Vec<Sums>> {
+        let (state, ctx) = (self.d.state, self.d.ctx);
+        let seat = state.current;
+        let track = self.rollout.uses_knowledge();
+        let mut sums = vec![Sums::default(); actions.len()];
+        let mut buf = Vec::new();
+        for j in range {
+            if run.stop.is_set() {
+                break;
+            }
+            let world = derive_seed(self.seed ^ WORLD, j);
+            let hands = self.d.sampler.sample(&mut Rng::new(world));
+            for (a, act) in actions.iter().enumerate() {
+                let mut st = *state;
+                st.hands = hands;
+                let mut c = *ctx;
+                if track {
+                    c.record(seat, act.as_ref());
+                }
+                match act {
+                    Some(m) => st.play_unchecked(*m),
+                    None => st.pass_unchecked(),
+                }
+                let mut rng = Rng::new(derive_seed(world ^ ROLLOUT, a as u64));
+                playout(&mut st, &mut c, self.rollout, &mut rng, &mut buf, run)?;
+                if !st.over {
+                    break;
+                }
+                let (score, won) = match self.value {
+                    Value::Deal => c.score(st.finish, seat).map(|(s, w)| (s as i32, w))?,
+                    Value::Game => c.game_score(st.finish, seat)?,
+                };
+                let s = &mut sums[a];
+                s.total += score as i128;
+                s.squares += (score as i128) * (score as i128);
+                s.wins += won as u64;
+                s.n += 1;
+            }
+        }
+        Ok(sums)
     }
-    let hand = state.hands[state.current as usize].len();
-    moves.iter().position(|m| m.cards.len() == hand).map(Some)
-}
-
-/// A Monte Carlo decision among `moves` (index; `None` = pass) for the seat
-/// to move: goes out at once when it can, else `evaluate`s every candidate
-/// with `playouts / candidates` playouts (at least one) and takes the `best`.
-#[allow(clippy::too_many_arguments)]
-pub fn decide(
-    state: &PlayState,
-    ctx: &Context,
-    moves: &[Move],
-    playouts: u64,
-    rollout: Policy,
-    mode: Mode,
-    seed: u64,
-    parts: usize,
-    stop: &Stop,
-) -> Result<Option<usize>> {
-    if let Some(pick) = obvious(state, moves) {
-        return Ok(pick);
-    }
-    let n = moves.len() + state.can_pass() as usize;
-    let me = state.current;
-    let acts = candidates(state, moves);
-    let per = (playouts / n as u64).max(1);
-    let seen = Constraints::with_knowledge(state, me, &ctx.knowledge);
-    let stats = evaluate(state, ctx, &seen, &acts, per, &[rollout; 4], mode, seed, parts, stop)?;
-    let b = best(&stats);
-    Ok(if state.can_pass() { b.checked_sub(1) } else { Some(b) })
 }
 
 /// Worlds per candidate and per part between two looks at the clock of a timed search.
 const TIMED_CHUNK: u64 = 4;
 
-/// A `Policy::Search` decision among `moves` (index; `None` = pass) for the
-/// seat to move: goes out at once when it can, else spends at most
-/// `playouts` playouts over the candidates as the policy's spread says
-/// (evenly, or by successive halving: about log2(candidates) rounds of equal
-/// budget, the better half kept after each, every candidate of a round on
-/// the same worlds), and takes the best estimate among the last round's.
-/// A time budget ends it at the first look at the clock past it (between
-/// chunks of worlds), the best estimate of the survivors then taken.
-#[allow(clippy::too_many_arguments)]
-pub fn search(
-    policy: &Policy,
-    state: &PlayState,
-    ctx: &Context,
-    moves: &[Move],
-    mode: Mode,
-    seed: u64,
-    parts: usize,
-    stop: &Stop,
-) -> Result<Option<usize>> {
-    let Policy::Search { playouts, rollout, spread, value, think_ms } = *policy else {
-        return Err(Error::InvalidArgument(format!("{} is not a search policy", policy.name())));
-    };
-    if let Some(pick) = obvious(state, moves) {
-        return Ok(pick);
-    }
-    let n = moves.len() + state.can_pass() as usize;
-    let me = state.current;
-    let deadline = (think_ms > 0).then(|| std::time::Instant::now() + std::time::Duration::from_millis(think_ms as u64));
-    if spread == Spread::Tree {
-        let setup = ismcts::Setup { state, ctx, rollout: rollout.policy(), value, mode, deadline };
-        let b = ismcts::decide(&setup, moves, playouts as u64, seed, parts, stop)?;
-        return Ok(if state.can_pass() { b.checked_sub(1) } else { Some(b) });
-    }
-    let acts = candidates(state, moves);
-    let seen = Constraints::with_knowledge(state, me, &ctx.knowledge);
-    let sampler = Sampler::new(&seen)?;
-    let roll = [rollout.policy(); 4];
-    let job = Worlds { state, ctx, sampler: &sampler, rollout: &roll, mode, seed, value };
-    let budget = playouts as u64;
-    let rounds = match spread {
+/// The candidate of `d` (index into `d.actions`) that the even-spread or
+/// successive-halving search `s` picks with rollouts by `rollout`: at most
+/// `s.playouts` playouts spread over the candidates evenly, or by
+/// successive halving (about log2(candidates) rounds of equal budget, the
+/// better half kept after each, every candidate of a round on the same
+/// worlds); the best estimate among the last round's. A clock (`run.deadline`)
+/// ends it at the first look past it (between chunks of worlds), the best
+/// estimate of the survivors then taken.
+pub fn search<R: Chooser>(d: &Decision, rollout: &R, s: &Search, seed: u64, run: &Run) -> Result<usize> {
+    let n = d.actions.len();
+    let job = Worlds { d, rollout, value: s.value, seed };
+    let budget = s.playouts as u64;
+    let rounds = match s.spread {
         Spread::Even => 1,
         Spread::Halving | Spread::Tree => (usize::BITS - (n - 1).leading_zeros()) as u64,
     };
@@ -281,34 +187,39 @@ pub fn search(
     let mut next_world = 0u64;
     'rounds: for r in 0..rounds {
         let per = (budget / rounds / alive.len() as u64).max(1);
-        let round_acts: Vec<Option<Move>> = alive.iter().map(|&i| acts[i]).collect();
-        let chunk = if deadline.is_some() { TIMED_CHUNK * parts.max(1) as u64 } else { per };
+        let round_acts: Vec<Option<Move>> = alive.iter().map(|&i| d.actions[i]).collect();
+        let chunk = if run.deadline.is_some() { TIMED_CHUNK * run.parts.max(1) as u64 } else { per };
         let mut done = 0;
         while done < per {
             let k = chunk.min(per - done);
-            let got = job.run(&round_acts, next_world + done..next_world + done + k, parts, stop)?;
+            let got = job.run(&round_acts, next_world + done..next_world + done + k, run)?;
             for (&i, g) in alive.iter().zip(&got) {
                 sums[i].add(g);
             }
             done += k;
-            if stop.is_set() || deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            if run.stop.is_set() || run.past_deadline() {
                 break 'rounds;
             }
         }
         next_world += per;
         if r + 1 < rounds {
-            let stats: Vec<ActionStats> = alive.iter().map(|&i| sums[i].stats()).collect();
-            let mut order: Vec<usize> = (0..alive.len()).collect();
-            order.sort_by(|&a, &b| better(&stats[b], &stats[a]).then(a.cmp(&b)));
-            let keep = alive.len().div_ceil(2);
-            let mut kept: Vec<usize> = order[..keep].iter().map(|&o| alive[o]).collect();
-            kept.sort_unstable();
-            alive = kept;
+            alive = better_half(&alive, &sums);
         }
     }
     let stats: Vec<ActionStats> = alive.iter().map(|&i| if sums[i].n == 0 { ActionStats::default() } else { sums[i].stats() }).collect();
-    let b = alive[best(&stats)];
-    Ok(if state.can_pass() { b.checked_sub(1) } else { Some(b) })
+    Ok(alive[best(&stats)])
+}
+
+/// The better half (rounded up) of the candidates `alive` by their sums, in
+/// candidate order; ties kept in that order.
+fn better_half(alive: &[usize], sums: &[Sums]) -> Vec<usize> {
+    let stats: Vec<ActionStats> = alive.iter().map(|&i| sums[i].stats()).collect();
+    let mut order: Vec<usize> = (0..alive.len()).collect();
+    order.sort_by(|&a, &b| better(&stats[b], &stats[a]).then(a.cmp(&b)));
+    let keep = alive.len().div_ceil(2);
+    let mut kept: Vec<usize> = order[..keep].iter().map(|&o| alive[o]).collect();
+    kept.sort_unstable();
+    kept
 }
 
 /// How `a` compares with `b` as `best` ranks estimates (higher mean, then higher win probability).
@@ -329,32 +240,14 @@ pub struct Evaluation {
 
 /// Evaluates every legal action of the seat to move in `g` (play phase) from
 /// `observer`'s knowledge; `observer` must be the seat to move.
-#[allow(clippy::too_many_arguments)]
-pub fn evaluate_game(
-    g: &Game,
-    observer: u8,
-    playouts: u64,
-    rollout: &[Policy; 4],
-    mode: Mode,
-    seed: u64,
-    parts: usize,
-    stop: &Stop,
-) -> Result<Evaluation> {
-    evaluate_observation(&g.observation(observer), playouts, rollout, mode, seed, parts, stop)
+pub fn evaluate_game<R: Chooser>(g: &Game, observer: u8, rollout: &R, playouts: u64, seed: u64, run: &Run) -> Result<Evaluation> {
+    evaluate_observation(&g.observation(observer), rollout, playouts, seed, run)
 }
 
 /// Evaluates every legal action of the observer of `o`, who must be the seat
-/// to move in the play phase, from what it knows alone.
-#[allow(clippy::too_many_arguments)]
-pub fn evaluate_observation(
-    o: &Observation,
-    playouts: u64,
-    rollout: &[Policy; 4],
-    mode: Mode,
-    seed: u64,
-    parts: usize,
-    stop: &Stop,
-) -> Result<Evaluation> {
+/// to move in the play phase, from what it knows alone: `playouts`
+/// playouts each, rolled out by `rollout`.
+pub fn evaluate_observation<R: Chooser>(o: &Observation, rollout: &R, playouts: u64, seed: u64, run: &Run) -> Result<Evaluation> {
     if o.phase != Phase::Play {
         return Err(Error::IllegalMove(format!("evaluate needs the play phase, not {}", o.phase.name())));
     }
@@ -367,12 +260,12 @@ pub fn evaluate_observation(
     hands[o.seat as usize] = o.hand;
     let state = o.play_state(hands);
     let mut moves = Vec::new();
-    state.moves(mode, &mut moves);
-    let acts = candidates(&state, &moves);
-    let ctx = Context { rules: o.rules, levels: o.lv, knowledge: o.knowledge() };
-    let stats = evaluate(&state, &ctx, &Constraints::of_observation(o), &acts, playouts, rollout, mode, seed, parts, stop)?;
+    state.moves(run.mode, &mut moves);
+    let ctx = Context { rules: o.rules, levels: o.levels, knowledge: o.knowledge() };
+    let d = Decision::new(&state, &ctx, &moves, &Constraints::of_observation(o))?;
+    let stats = evaluate(&d, rollout, playouts, seed, run)?;
     let best = best(&stats);
-    let actions = acts.iter().map(|a| a.map_or(Action::Pass, Action::Play)).collect();
+    let actions = d.actions.iter().map(|a| a.map_or(Action::Pass, Action::Play)).collect();
     Ok(Evaluation { actions, stats, best })
 }
 
@@ -380,11 +273,14 @@ pub fn evaluate_observation(
 mod tests {
     use super::*;
     use crate::game::rules::Rules;
+    use crate::movegen::Mode;
+    use crate::parallel::Stop;
+    use crate::search::choosers::{Greedy, Random};
 
     #[test]
     fn estimates_do_not_depend_on_parts() {
         let g = Game::new(Rules::default(), 11).unwrap();
-        let run = |parts| evaluate_game(&g, g.play.current, 7, &[Policy::Random; 4], Mode::Pattern, 3, parts, &Stop::new()).unwrap();
+        let run = |parts| evaluate_game(&g, g.play.current, &Random, 7, 3, &Run::new(Mode::Pattern, parts, &Stop::new())).unwrap();
         let one = run(1);
         assert_eq!(one, run(2));
         assert_eq!(one, run(5));
@@ -396,7 +292,7 @@ mod tests {
         // Scores follow the game's rules, not the defaults.
         let base = Game::new(Rules::default(), 4).unwrap();
         let big = Game::new(Rules { upgrade: [6, 4, 2], ..Rules::default() }, 4).unwrap();
-        let run = |g: &Game| evaluate_game(g, g.play.current, 20, &[Policy::Greedy; 4], Mode::Pattern, 1, 1, &Stop::new()).unwrap();
+        let run = |g: &Game| evaluate_game(g, g.play.current, &Greedy, 20, 1, &Run::new(Mode::Pattern, 1, &Stop::new())).unwrap();
         let (a, b) = (run(&base), run(&big));
         assert_eq!(a.actions, b.actions);
         assert!(a.stats.iter().zip(&b.stats).any(|(x, y)| x.mean != y.mean));

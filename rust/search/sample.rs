@@ -1,5 +1,5 @@
 //! Hidden-hand sampling (for Monte Carlo): deal the cards a seat cannot see
-//! to the other three, consistently with what it knows (§8).
+//! to the other three, consistently with what it knows (docs/rules.md §8).
 //!
 //! Uniform over placements of the physical unseen cards (each of the two
 //! copies of a face is its own card, as in a real shuffle), subject to the
@@ -59,6 +59,38 @@ impl Constraints {
     /// as `from_play`, with the cards known to be in each hand and the tribute caps.
     pub fn with_knowledge(state: &crate::game::trick::PlayState, seat: u8, k: &crate::game::observe::Knowledge) -> Constraints {
         Constraints { known: k.known, caps: k.caps, ..Constraints::from_play(state, seat) }
+    }
+
+    /// Checks that `hands` is a deal a `Sampler` of these constraints can
+    /// draw: the observer's hand as it is, every hand of its size with its
+    /// known cards and within its tribute cap, and with the cards gone
+    /// exactly the two decks.
+    pub fn check_deal(&self, hands: &[CardSet; 4]) -> Result<()> {
+        let bad = |m: String| Err(Error::InvalidArgument(format!("the deal does not fit what seat {} knows: {m}", self.observer)));
+        if hands[self.observer as usize] != self.own {
+            return bad("its own hand differs".into());
+        }
+        let mut all = self.gone;
+        for (s, &h) in hands.iter().enumerate() {
+            if h.len() != self.sizes[s] {
+                return bad(format!("seat {s} holds {} cards, not {}", h.len(), self.sizes[s]));
+            }
+            if !h.contains(self.known[s]) {
+                return bad(format!("seat {s} lacks cards known to be in its hand"));
+            }
+            if let Some(cap) = self.caps[s].filter(|_| s != self.observer as usize) {
+                let over = h.minus(self.known[s]).cards().into_iter().find(|c| !c.is_wildcard(self.level) && rank_value(c.rank(), self.level) > cap);
+                if let Some(c) = over {
+                    return bad(format!("seat {s} paid a tribute below {c}"));
+                }
+            }
+            let Some(next) = all.plus(h) else { return bad("a card is in two places beyond its two copies".into()) };
+            all = next;
+        }
+        if all != CardSet::FULL_DECK {
+            return bad("the hands and the cards gone are not the two decks".into());
+        }
+        Ok(())
     }
 }
 
@@ -237,7 +269,7 @@ impl Sampler {
             let mut rng = Rng::new(crate::rng::derive_seed(seed, first + j as u64));
             let hands = self.sample(&mut rng);
             for (s, row) in chunk.chunks_exact_mut(ROW).enumerate() {
-                crate::movegen::encode::fill_counts(row, hands[s]);
+                crate::movegen::arrays::fill_counts(row, hands[s]);
             }
         }
     }

@@ -12,8 +12,12 @@ use crate::game::{Game, Phase};
 use crate::movegen::{Mode, Move};
 use crate::parallel::{self, Stop};
 use crate::rng::{derive_seed, Rng};
-use crate::search::playout::{playout, Context};
+use crate::search::choosers::Chooser;
+use crate::search::context::Context;
+use crate::search::decide::{with_chooser, ChooserJob};
+use crate::search::playout::playout;
 use crate::search::policy::Policy;
+use crate::search::run::Run;
 
 /// The most items one batch may hold (its results are kept in memory).
 pub const MAX_ITEMS: u64 = 1 << 32;
@@ -47,14 +51,14 @@ pub fn fresh_context(rules: &Rules) -> Result<Context> {
 /// One fresh first deal of a game under `rules` played out: the hands and
 /// leader `Game::new(rules, seed)` deals, at the level a new game plays
 /// (2, or A under sudden death; `ctx` from `fresh_context`), no tribute.
-pub fn simulate_deal(ctx: &Context, policies: &[Policy; 4], mode: Mode, seed: u64, buf: &mut Vec<Move>, stop: &Stop) -> Result<DealOutcome> {
+pub fn simulate_deal<C: Chooser>(ctx: &Context, chooser: &C, seed: u64, buf: &mut Vec<Move>, run: &Run) -> Result<DealOutcome> {
     // The draws of `Game::new`: the shuffle, then the turned-up card.
     let mut rng = Rng::new(seed);
     let hands = deck::deal(&mut rng);
     let leader = deck::first_leader(&mut rng);
     let mut st = PlayState::new(hands, ctx.levels.level(), leader, ctx.rules.combo_rules());
     let mut c = *ctx;
-    let actions = playout(&mut st, &mut c, policies, mode, &mut rng, buf, stop)?;
+    let actions = playout(&mut st, &mut c, chooser, &mut rng, buf, run)?;
     if !st.over {
         return Ok(DealOutcome::default());
     }
@@ -65,12 +69,13 @@ pub fn simulate_deal(ctx: &Context, policies: &[Policy; 4], mode: Mode, seed: u6
 /// One whole game (tribute, levels, A rules) played out: each seat's policy
 /// plays and chooses its tribute and return cards; games that do not end
 /// within 100,000 deals are an error.
-pub fn simulate_game(rules: &Rules, policies: &[Policy; 4], mode: Mode, seed: u64, buf: &mut Vec<Move>, stop: &Stop) -> Result<GameOutcome> {
+pub fn simulate_game(rules: &Rules, policies: &[Policy; 4], seed: u64, buf: &mut Vec<Move>, run: &Run) -> Result<GameOutcome> {
+    let run = run.serial();
     let mut rng = Rng::new(derive_seed(seed, u64::MAX));
     let mut g = Game::new(Rules { best_of: 1, ..*rules }, seed)?;
     let mut actions = 0u32;
     loop {
-        if stop.is_set() {
+        if run.stop.is_set() {
             return Ok(GameOutcome::default());
         }
         match g.phase {
@@ -78,11 +83,11 @@ pub fn simulate_game(rules: &Rules, policies: &[Policy; 4], mode: Mode, seed: u6
             Phase::GameOver | Phase::MatchOver => break,
             Phase::Play => {
                 let mut ctx = Context::of_game(&g);
-                actions = actions.saturating_add(playout(&mut g.play, &mut ctx, policies, mode, &mut rng, buf, stop)?);
+                actions = actions.saturating_add(playout(&mut g.play, &mut ctx, policies, &mut rng, buf, &run)?);
                 g.finish_play_externally();
             }
             Phase::Tribute | Phase::Return => {
-                let a = policies[g.play.current as usize].game_action(&g, mode, &mut rng, 1, stop)?;
+                let a = policies[g.play.current as usize].game_action(&g, &mut rng, &run)?;
                 g.apply(a)?;
             }
         }
@@ -90,61 +95,52 @@ pub fn simulate_game(rules: &Rules, policies: &[Policy; 4], mode: Mode, seed: u6
             return Err(Error::InvalidState("game did not end within 100,000 deals".into()));
         }
     }
-    Ok(GameOutcome { winner: g.game_winners[0], deals: g.deal_number, actions, levels: g.lv.levels })
+    Ok(GameOutcome { winner: g.game_winners[0], deals: g.deal_number, actions, levels: g.levels.levels })
 }
 
 /// Items `start..start + n` of the seeded stream, `f(seed_i, buf)` each, in
-/// `parts(threads)` parts on the shared pool; stops early once `stop` is set.
-fn batch<T: Send + Default + Clone, F>(n: u64, seed: u64, start: u64, threads: usize, stop: &Stop, f: F) -> Result<Vec<T>>
+/// `run.parts` parts on the shared pool; stops early once `run.stop` is set.
+fn batch<T: Send + Default + Clone, F>(n: u64, seed: u64, start: u64, run: &Run, f: F) -> Result<Vec<T>>
 where
     F: Fn(u64, &mut Vec<Move>) -> Result<T> + Sync,
 {
     let mut out = parallel::try_vec(n, MAX_ITEMS, "n")?;
-    parallel::pool()?
-        .install(|| parallel::fill(&mut out, parallel::parts(threads), stop, |i, buf| f(derive_seed(seed, start.wrapping_add(i)), buf)))?;
+    parallel::pool()?.install(|| parallel::fill(&mut out, run.parts, run.stop, |i, buf| f(derive_seed(seed, start.wrapping_add(i)), buf)))?;
     Ok(out)
 }
 
-/// `n` fresh deals played by `policies`.
+/// `n` fresh deals played by `policies`, in `parts(threads)` parts.
 pub fn simulate_deals(n: usize, seed: u64, threads: usize, rules: &Rules, policies: &[Policy; 4], mode: Mode) -> Result<Vec<DealOutcome>> {
-    simulate_deals_from(n as u64, seed, 0, threads, rules, policies, mode, &Stop::new())
+    simulate_deals_from(rules, policies, n as u64, seed, 0, &Run::new(mode, parallel::parts(threads), &Stop::new()))
 }
 
-/// Deals `start..start + n` of the seeded stream of fresh deals.
-#[allow(clippy::too_many_arguments)]
-pub fn simulate_deals_from(
-    n: u64,
-    seed: u64,
-    start: u64,
-    threads: usize,
-    rules: &Rules,
-    policies: &[Policy; 4],
-    mode: Mode,
-    stop: &Stop,
-) -> Result<Vec<DealOutcome>> {
-    let ctx = fresh_context(rules)?;
-    batch(n, seed, start, threads, stop, |s, buf| simulate_deal(&ctx, policies, mode, s, buf, stop))
+/// Deals `start..start + n` of the seeded stream of fresh deals, in `run.parts` parts.
+pub fn simulate_deals_from(rules: &Rules, policies: &[Policy; 4], n: u64, seed: u64, start: u64, run: &Run) -> Result<Vec<DealOutcome>> {
+    struct Deals<'a> {
+        ctx: Context,
+        n: u64,
+        seed: u64,
+        start: u64,
+        run: &'a Run<'a>,
+    }
+    impl ChooserJob for Deals<'_> {
+        type Output = Result<Vec<DealOutcome>>;
+        fn run<C: Chooser>(self, chooser: &C) -> Result<Vec<DealOutcome>> {
+            batch(self.n, self.seed, self.start, self.run, |s, buf| simulate_deal(&self.ctx, chooser, s, buf, self.run))
+        }
+    }
+    with_chooser(policies, Deals { ctx: fresh_context(rules)?, n, seed, start, run })
 }
 
-/// `n` whole games played by `policies`.
+/// `n` whole games played by `policies`, in `parts(threads)` parts.
 pub fn simulate_games(n: usize, seed: u64, threads: usize, rules: &Rules, policies: &[Policy; 4], mode: Mode) -> Result<Vec<GameOutcome>> {
-    simulate_games_from(n as u64, seed, 0, threads, rules, policies, mode, &Stop::new())
+    simulate_games_from(rules, policies, n as u64, seed, 0, &Run::new(mode, parallel::parts(threads), &Stop::new()))
 }
 
-/// Games `start..start + n` of the seeded stream of games.
-#[allow(clippy::too_many_arguments)]
-pub fn simulate_games_from(
-    n: u64,
-    seed: u64,
-    start: u64,
-    threads: usize,
-    rules: &Rules,
-    policies: &[Policy; 4],
-    mode: Mode,
-    stop: &Stop,
-) -> Result<Vec<GameOutcome>> {
+/// Games `start..start + n` of the seeded stream of games, in `run.parts` parts.
+pub fn simulate_games_from(rules: &Rules, policies: &[Policy; 4], n: u64, seed: u64, start: u64, run: &Run) -> Result<Vec<GameOutcome>> {
     rules.validate()?;
-    batch(n, seed, start, threads, stop, |s, buf| simulate_game(rules, policies, mode, s, buf, stop))
+    batch(n, seed, start, run, |s, buf| simulate_game(rules, policies, s, buf, run))
 }
 
 #[cfg(test)]
@@ -192,7 +188,7 @@ mod tests {
                     }
                 }
             }
-            assert!(g.lv.levels.iter().all(|&l| l <= 12));
+            assert!(g.levels.levels.iter().all(|&l| l <= 12));
         }
         for r in &g.records {
             let mut f = r.finish;
@@ -251,10 +247,10 @@ mod tests {
         let p = [Policy::Random; 4];
         let ctx = fresh_context(&rules).unwrap();
         for seed in 0..20 {
-            let d = simulate_deal(&ctx, &p, Mode::Pattern, seed, &mut Vec::new(), &Stop::new()).unwrap();
+            let d = simulate_deal(&ctx, &p, seed, &mut Vec::new(), &Run::new(Mode::Pattern, 1, &Stop::new())).unwrap();
             let g = Game::new(rules, seed).unwrap();
             assert_eq!(g.level(), RANK_A);
-            assert_eq!(d.gain, g.lv.settle(d.finish, &rules).unwrap().gain);
+            assert_eq!(d.gain, g.levels.settle(d.finish, &rules).unwrap().gain);
             assert_eq!(d.gain, 0);
         }
         let plain = simulate_deals(50, 3, 2, &Rules::default(), &p, Mode::Pattern).unwrap();
@@ -269,7 +265,7 @@ mod tests {
     #[test]
     fn native_mc_decisions_are_the_game_level_decisions() {
         let rules = Rules { upgrade: [4, 2, 1], ..Rules::default() };
-        let mc = Policy::Mc { playouts: 12, greedy_rollouts: true };
+        let mc = Policy::from_name("mc:12").unwrap();
         let policies = [mc, Policy::Greedy, mc, Policy::Random];
         for seed in [3u64, 8] {
             // A second deal: tribute paid and returned, then the play phase.
@@ -288,18 +284,15 @@ mod tests {
             let mut native = g.play;
             let mut ctx = Context::of_game(&g);
             let mut rng = Rng::new(77);
-            let n = playout(&mut native, &mut ctx, &policies, Mode::Pattern, &mut rng, &mut Vec::new(), &Stop::new()).unwrap();
+            let n = playout(&mut native, &mut ctx, &policies, &mut rng, &mut Vec::new(), &Run::new(Mode::Pattern, 1, &Stop::new())).unwrap();
             // Through the game, one decision at a time.
             let mut rng = Rng::new(77);
             let mut steps = 0;
             while g.phase == Phase::Play {
                 let p = policies[g.play.current as usize];
-                let a = if p == Policy::Random {
-                    // The random fast path draws one number per decision, as `choose` does.
-                    p.game_action(&g, Mode::Pattern, &mut rng, 1, &Stop::new()).unwrap()
-                } else {
-                    p.game_action(&g, Mode::Pattern, &mut rng, 2, &Stop::new()).unwrap()
-                };
+                // The random fast path draws one number per decision, as `choose` does.
+                let parts = if p == Policy::Random { 1 } else { 2 };
+                let a = p.game_action(&g, &mut rng, &Run::new(Mode::Pattern, parts, &Stop::new())).unwrap();
                 g.apply(a).unwrap();
                 steps += 1;
             }

@@ -4,28 +4,39 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from typing import TYPE_CHECKING
 
 from guandan_fast.cli.options import POLICY_HELP, CliError, add_rules_arguments, check_policy, rules_kwargs, seed_int
 from guandan_fast.cli.serve import needs_websockets
 
-__all__ = ["add_connect_arguments", "run_connect"]
+if TYPE_CHECKING:
+    from guandan_fast.cli.options import Subparsers
+
+__all__ = ["add_parser", "run_connect"]
 
 
-def add_connect_arguments(p: argparse.ArgumentParser) -> None:
-    """The options of ``connect``."""
+def add_parser(sub: Subparsers) -> None:
+    """Adds the ``connect`` sub-command."""
+    p = sub.add_parser(
+        "connect", help="play a seat of a platform server with a built-in bot",
+        description="Connects a built-in bot to a competition platform server (docs/platform.md) and plays until the match ends.",
+    )
     p.add_argument("url", help="the server's address, e.g. ws://127.0.0.1:23456/game/mybot")
     p.add_argument("--bot", default="mc:200", metavar="POLICY", help="the policy that plays (default mc:200): " + POLICY_HELP)
     p.add_argument("--seed", type=seed_int, default=0, help="seed of the bot's decisions (default 0)")
     p.add_argument("--rules", choices=("platform", "default"), default="platform",
                    help="the server's rule preset (default platform); the rules flags below change it, as given to the server")
     add_rules_arguments(p)
+    p.set_defaults(func=run_connect)
 
 
 def run_connect(args: argparse.Namespace) -> int:
     """Plays until the server ends the match; prints the result."""
     import guandan_fast as gf
     from guandan_fast.platform.client import Client, PolicyBot
-    from guandan_fast.platform.server import PLATFORM_RULES
+    from guandan_fast.platform.codes import ProtocolError
+    from guandan_fast.platform.transport import OPEN_TIMEOUT
+    from guandan_fast.platform.rules import PLATFORM_RULES
 
     needs_websockets("connect")
     if not args.url.startswith(("ws://", "wss://")):
@@ -35,6 +46,10 @@ def run_connect(args: argparse.Namespace) -> int:
     client = Client(args.url, PolicyBot(check_policy(args.bot), seed=args.seed), rules=rules)
     try:
         result = asyncio.run(client.run())
+    except ProtocolError as e:
+        raise CliError(f"the server at {args.url} sent what the platform protocol does not allow: {e}") from None
+    except asyncio.TimeoutError:
+        raise CliError(f"cannot connect to {args.url}: no websocket handshake within {OPEN_TIMEOUT:g} s") from None
     except OSError as e:
         raise CliError(f"cannot connect to {args.url}: {e.strerror or e}") from None
     except Exception as e:
@@ -42,7 +57,7 @@ def run_connect(args: argparse.Namespace) -> int:
             raise CliError(f"the server at {args.url} refused or dropped the connection: {e}") from None
         raise
     if result is None:
-        print(f"seat {client.seat}: the match was stopped before its end", flush=True)
+        print(f"seat {client.seat}: the match was stopped before its end: {client.stopped}", flush=True)
         return 1
     print(f"seat {client.seat}: games won per seat {result['victoryNum']}, draws {result['draws']}", flush=True)
     return 0

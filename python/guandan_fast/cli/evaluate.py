@@ -8,17 +8,52 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from rich.table import Table
 from rich.text import Text
 
 import guandan_fast as gf
-from guandan_fast.cli.options import CliError, rules_from_args
+from guandan_fast.cli.options import (
+    CliError,
+    add_rules_arguments,
+    bounded_int,
+    non_negative_int,
+    positive_int,
+    rules_from_args,
+    seed_int,
+    threads_int,
+)
 from guandan_fast.cli.text import CardPrinter, InputError, make_console, match_actions, parse_move_text, unicode_ok
 
-__all__ = ["apply_history", "build_game", "run_eval"]
+if TYPE_CHECKING:
+    from guandan_fast.cli.options import Subparsers
+
+__all__ = ["add_parser", "apply_history", "build_game", "run_eval"]
+
+
+def add_parser(sub: Subparsers) -> None:
+    """Adds the ``eval`` sub-command."""
+    e = sub.add_parser(
+        "eval", help="rank the legal actions of a position by Monte Carlo playouts",
+        description="Ranks the legal actions of the player to move by Monte Carlo playouts (gf.evaluate). "
+        "The position is a position string (Game.position()), or --hands / --deal plus --history.",
+    )
+    e.add_argument("position", nargs="*", help="a position string (quoted or not), as printed by Game.position()")
+    e.add_argument("--hands", nargs=4, metavar="CARDS", help="four hands, seats 0..3, e.g. \"3s 4s\" \"5d\" ... (level 2, first deal)")
+    e.add_argument("--leader", type=bounded_int(0, 3), metavar="SEAT", help="who leads with --hands (default: drawn from --seed)")
+    e.add_argument("--deal", type=seed_int, metavar="SEED", help="the seeded deal Game(seed=SEED) (default when nothing is given: 0)")
+    e.add_argument("--history", metavar="MOVES", help="moves played since, separated by ';': \"3s 3d; pass; 5s 5c; ...\"")
+    e.add_argument("--playouts", type=positive_int, default=200, help="playouts per action (default 200)")
+    e.add_argument("--policy", default="random", help="rollout policy: random, greedy, rule or any policy name (default random)")
+    e.add_argument("--mode", choices=("pattern", "cards"), default="pattern", help="move listing (default pattern)")
+    e.add_argument("--seed", type=seed_int, default=0, help="seed of the sampling (default 0)")
+    e.add_argument("--threads", type=threads_int, default=0, help="threads, 0 = all cores (default 0)")
+    e.add_argument("--top", type=non_negative_int, default=20, help="rows to show, 0 = all (default 20)")
+    e.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_rules_arguments(e)
+    e.set_defaults(func=run_eval)
 
 
 def build_game(args: argparse.Namespace, rules: gf.Rules) -> gf.Game:

@@ -1,14 +1,18 @@
 """Command-line options shared by the sub-commands: the rules flags, policy
-names, number types, and the parser that reports a bad option as one line.
+names, number types, ``--ray``, and the parser that reports a bad option as
+one line.
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import Any, Callable, NoReturn
+from typing import TYPE_CHECKING, Any, Callable, NoReturn, Optional
 
 import guandan_fast as gf
 from guandan_fast._core import _check_policy
+
+if TYPE_CHECKING:
+    from guandan_fast.distributed import LocalBackend, RayBackend
 
 __all__ = [
     "CliError",
@@ -20,8 +24,9 @@ __all__ = [
     "non_negative_float",
     "non_negative_int",
     "positive_int",
-    "ray_backend",
+    "backend_from_args",
     "rules_from_args",
+    "rules_kwargs",
     "seed_int",
     "threads_int",
 ]
@@ -39,6 +44,11 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise CliError(f"{message} (see {self.prog} --help)")
+
+
+if TYPE_CHECKING:
+    #: What ``build_parser`` hands each command module's ``add_parser`` (its sub-commands are Parsers too).
+    Subparsers = argparse._SubParsersAction[Parser]
 
 
 #: Largest count an option takes (deals, playouts, games): what the engine's counters hold.
@@ -110,11 +120,16 @@ def add_ray_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def ray_backend(address: str) -> Any:
-    """The Ray backend of ``--ray [ADDRESS]`` (empty: the cluster Ray finds, or a local one); Ray is imported on use."""
-    from guandan_fast.distributed import RayBackend
+def backend_from_args(args: argparse.Namespace, block: Optional[int]) -> tuple[LocalBackend | RayBackend, Optional[int]]:
+    """Where a command's run plays and its chunk size: this machine on ``--threads``
+    in chunks of `block` (so that a progress bar moves), or with ``--ray
+    [ADDRESS]`` a Ray cluster (empty: the one Ray finds, or a local one) in
+    measured chunks. Ray is imported when the backend connects."""
+    from guandan_fast.distributed import LocalBackend, RayBackend
 
-    return RayBackend(address or None)
+    if args.ray is None:
+        return LocalBackend(args.threads), block
+    return RayBackend(args.ray or None), None
 
 
 def check_policy(name: str) -> str:

@@ -12,7 +12,7 @@ import argparse
 import random
 import sys
 import time
-from typing import Callable, Literal, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Callable, Literal, Optional, Sequence, Union
 
 from rich.columns import Columns
 from rich.console import Console
@@ -22,10 +22,22 @@ from rich.text import Text
 
 import guandan_fast as gf
 from guandan_fast.bots import Bot
-from guandan_fast.cli.options import CliError, check_policy, rules_from_args
+from guandan_fast.cli.options import (
+    POLICY_HELP,
+    CliError,
+    add_rules_arguments,
+    bounded_int,
+    check_policy,
+    non_negative_float,
+    rules_from_args,
+    seed_int,
+)
 from guandan_fast.cli.text import CardPrinter, InputError, make_console, match_actions, parse_move_text, unicode_ok
 
-__all__ = ["PlaySession", "make_bot", "run_play"]
+if TYPE_CHECKING:
+    from guandan_fast.cli.options import Subparsers
+
+__all__ = ["PlaySession", "add_parser", "make_bot", "run_play"]
 
 Action = Union[gf.Combo, gf.Pass, gf.Tribute, gf.Return]
 Ask = Callable[[str], str]
@@ -49,6 +61,24 @@ Type one of:
 Cards: rank 2-9, T, J, Q, K, A, then suit s h c d (♠ ♥ ♣ ♦); jokers BJ (small), RJ (big).
 Wildcards (逢人配): the two hearts of the level rank, shown in magenta; each
 stands for any non-joker card in a combination."""
+
+
+def add_parser(sub: Subparsers) -> None:
+    """Adds the ``play`` sub-command."""
+    p = sub.add_parser(
+        "play", help="play one seat in the terminal against bots",
+        description="Play Guandan in the terminal: you hold one seat, bots the other three. "
+        "Choose moves by number or by typing the cards; h for help, q or Ctrl-D to leave.",
+    )
+    p.add_argument("--seat", type=bounded_int(0, 3), default=0, metavar="SEAT", help="your seat (default 0; your partner is seat+2)")
+    p.add_argument("--bots", default="mc:200", metavar="POLICY[,POLICY,POLICY]",
+                   help="the bots: one policy for all three or three for the other seats in order (default mc:200); " + POLICY_HELP)
+    p.add_argument("--seed", type=seed_int, help="seed of the deals (default: a random one, printed)")
+    p.add_argument("--cards", action="store_true", help="number every card-level move (default: one per pattern)")
+    p.add_argument("--ascii", action="store_true", help="suit letters instead of ♠ ♥ ♣ ♦")
+    p.add_argument("--delay", type=non_negative_float, default=0.0, metavar="SECONDS", help="pause after each bot move (default 0)")
+    add_rules_arguments(p)
+    p.set_defaults(func=run_play)
 
 
 def make_bot(spec: str, seed: int) -> Bot:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from guandan_fast.cli.options import (
     POLICY_HELP,
@@ -19,7 +21,10 @@ from guandan_fast.cli.options import (
     seed_int,
 )
 
-__all__ = ["add_serve_arguments", "needs_websockets", "run_serve"]
+if TYPE_CHECKING:
+    from guandan_fast.cli.options import Subparsers
+
+__all__ = ["add_parser", "needs_websockets", "run_serve"]
 
 
 def needs_websockets(command: str) -> None:
@@ -40,8 +45,13 @@ def _timeout(text: str) -> float:
     return value
 
 
-def add_serve_arguments(p: argparse.ArgumentParser) -> None:
-    """The options of ``serve``."""
+def add_parser(sub: Subparsers) -> None:
+    """Adds the ``serve`` sub-command."""
+    p = sub.add_parser(
+        "serve", help="referee bots over the competition platform's websocket protocol",
+        description="A drop-in server of the competition platform's websocket protocol (docs/platform.md): "
+        "clients connect to ws://HOST:PORT/game/NAME and are seated in order; built-in bots may fill seats.",
+    )
     p.add_argument("--port", type=bounded_int(0, 65535), default=23456, help="port to listen on, 0 = any free one (default 23456)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--games", type=positive_int, default=1, metavar="N", help="games per match (default 1)")
@@ -54,18 +64,16 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout", type=_timeout, metavar="SEC", help="after SEC seconds without a valid reply the fallback policy moves (default: wait)")
     p.add_argument("--fallback", default="greedy", metavar="POLICY", help="the policy that moves for a seat after --timeout (default greedy)")
     add_rules_arguments(p)
+    p.set_defaults(func=run_serve)
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    """Runs the server until its tables are played."""
+    """Runs the server until its tables are played or a signal stops it."""
     import guandan_fast as gf
-    from guandan_fast.platform.server import PLATFORM_RULES, Server, parse_bots
+    from guandan_fast.platform import PLATFORM_RULES, Server, parse_bots
 
     needs_websockets("serve")
-    try:
-        bots = parse_bots(args.bots)
-    except ValueError as e:
-        raise CliError(str(e)) from None
+    bots = parse_bots(args.bots)
     base = PLATFORM_RULES if args.rules == "platform" else {}
     rules = gf.Rules(**{**base, **rules_kwargs(args)})
     if rules.best_of != 1:
@@ -77,10 +85,37 @@ def run_serve(args: argparse.Namespace) -> int:
 
     server = Server(host=args.host, port=args.port, games=args.games, seed=args.seed, bots=bots, rules=rules,
                     record=args.record, timeout=args.timeout, fallback=fallback, tables=args.tables, log=log)
+    stopped_by: list[signal.Signals] = []
     try:
-        results = asyncio.run(server.serve())
+        results = asyncio.run(_serve_until_signalled(server, stopped_by))
     except OSError as e:
         raise CliError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
     aborted = sum(r["type"] == "aborted" for r in results)
-    print(f"done: {len(results)} table(s), {aborted} stopped by a disconnect", file=sys.stderr)
-    return 0
+    print(f"done: {len(results)} table(s), {aborted} stopped before their end", file=sys.stderr)
+    if server.record_failures:
+        print(f"error: {server.record_failures} record line(s) could not be written to {args.record}; they are in the log", file=sys.stderr)
+        return 1
+    return 128 + stopped_by[0] if stopped_by else 0
+
+
+async def _serve_until_signalled(server: Any, stopped_by: list[signal.Signals]) -> list[dict[str, Any]]:
+    """`server.serve()`, stopped cleanly by SIGINT or SIGTERM (where the event loop takes signal handlers)."""
+    loop = asyncio.get_running_loop()
+
+    def stop(sig: signal.Signals) -> None:
+        stopped_by.append(sig)
+        server.stop(f"the server was stopped ({sig.name})")
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, stop, sig)
+        except (NotImplementedError, RuntimeError, ValueError):  # not on this platform or thread: Ctrl-C still cancels
+            pass
+    try:
+        return await server.serve()  # type: ignore[no-any-return]
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                loop.remove_signal_handler(sig)
+            except (NotImplementedError, RuntimeError, ValueError):
+                pass

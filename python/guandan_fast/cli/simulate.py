@@ -1,27 +1,24 @@
 """``guandan-fast simulate``: pits policies against each other over seeded deals
 or games, with a progress bar, a summary table and ``--out`` to JSON or npz.
 
-Seeding. Every pairing plays the same deals. Its ``n`` deals (or games) are
-played in blocks of `BLOCK`, so that the progress bar moves: block ``b`` is
-``gf.pit(a, b, n=min(BLOCK, n - BLOCK*b), seed=seed, start=BLOCK*b)`` — deals
-``BLOCK*b ..`` of the same seeded stream — and the blocks' records are added
-up. The result is exactly ``gf.pit(a, b, n=n, seed=seed)``: it depends only on
-the seed, ``n``, the policies, the rules and the mode, not on ``--threads``
-nor on the terminal. With ``--ray [ADDRESS]`` a pairing is one
-``guandan_fast.distributed.pit`` on a Ray cluster instead, in measured chunks
-(the same deals, the same record; the bar advances as chunks complete).
+Seeding. Every pairing plays the same deals: one ``gf.pit(a, b, n=n,
+seed=seed)`` in chunks of `BLOCK` deals (or games), so that the progress bar
+moves — chunk ``b`` is deals ``BLOCK*b ..`` of the same seeded stream. The
+result depends only on the seed, ``n``, the policies, the rules and the
+mode, not on ``--threads`` nor on the terminal. With ``--ray [ADDRESS]`` the
+pit runs on a Ray cluster in measured chunks (the same deals, the same
+record; the bar advances as chunks complete).
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import functools
 import itertools
 import json
 import time
 from pathlib import Path
-from typing import Any, Callable, Literal
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from rich import box
@@ -29,56 +26,49 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 import guandan_fast as gf
-from guandan_fast.arena import wilson_interval
-from guandan_fast.cli.options import CliError, check_policy, ray_backend, rules_from_args
+from guandan_fast.cli.options import (
+    POLICY_HELP,
+    CliError,
+    add_ray_argument,
+    add_rules_arguments,
+    backend_from_args,
+    check_policy,
+    positive_int,
+    rules_from_args,
+    seed_int,
+    threads_int,
+)
 from guandan_fast.cli.text import make_console
 
-__all__ = ["BLOCK", "run_pairing", "run_simulate"]
+if TYPE_CHECKING:
+    from guandan_fast.cli.options import Subparsers
+    from guandan_fast.distributed import Backend
 
-#: Deals (or games) per `gf.pit` call; fixed, because it is part of the seeding.
+__all__ = ["BLOCK", "add_parser", "run_simulate"]
+
+#: Deals (or games) per chunk of a pairing on this machine (recorded in ``--out``'s settings).
 BLOCK = 25
-#: Seed step between blocks (a prime: blocks of nearby seeds do not overlap for seeds below it).
-def run_pairing(
-    a: str,
-    b: str,
-    *,
-    n: int,
-    seed: int = 0,
-    threads: int = 0,
-    unit: Literal["deal", "game"] = "deal",
-    rules: gf.Rules | None = None,
-    mode: Literal["cards", "pattern"] = "pattern",
-    on_block: Callable[[int], None] | None = None,
-    backend: Any = None,
-) -> gf.PitResult:
-    """`gf.pit` of `a` against `b` in blocks (see the module docstring); `on_block(played)` after each.
-    With a `backend` (guandan_fast.distributed), one chunked `pit` on it."""
-    if backend is not None:
-        from guandan_fast.distributed import pit
 
-        return pit(a, b, n=n, seed=seed, threads=threads, unit=unit, rules=rules, mode=mode, backend=backend, progress=on_block)
-    played = wins = 0
-    gain_sum = deals_sum = 0.0
-    for start in range(0, n, BLOCK):
-        size = min(BLOCK, n - start)
-        r = gf.pit(a, b, n=size, seed=seed, start=start, threads=threads, unit=unit, rules=rules, mode=mode)
-        played += r.played
-        wins += r.a_wins
-        gain_sum += r.mean_gain * r.played
-        deals_sum += r.deals_per_game * r.played
-        if on_block is not None:
-            on_block(r.played)
-    return gf.PitResult(
-        a=a,
-        b=b,
-        unit=unit,
-        played=played,
-        a_wins=wins,
-        win_rate=wins / played,
-        ci95=wilson_interval(wins, played),
-        mean_gain=gain_sum / played,
-        deals_per_game=deals_sum / played,
+
+def add_parser(sub: Subparsers) -> None:
+    """Adds the ``simulate`` sub-command."""
+    s = sub.add_parser(
+        "simulate", help="pit policies against each other over seeded deals or games",
+        description="Pits every pair of the given policies over N seeded deals (or games), each pairing with "
+        "seats swapped, and prints win rates with 95% confidence intervals. Policies: " + POLICY_HELP + ".",
     )
+    s.add_argument("policies", nargs="*", default=["greedy", "random"], metavar="POLICY",
+                   help="two or more policies (default: greedy random); every pair is played")
+    s.add_argument("--n", "-n", type=positive_int, default=200, help="deals (or games) per seating (default 200)")
+    s.add_argument("--unit", choices=("deal", "game"), default="deal", help="play single deals or whole games (default deal)")
+    s.add_argument("--seed", type=seed_int, default=0, help="seed of the run (default 0)")
+    s.add_argument("--threads", type=threads_int, default=0, help="threads, 0 = all cores (default 0)")
+    s.add_argument("--mode", choices=("pattern", "cards"), default="pattern", help="move listing the policies choose from")
+    s.add_argument("--out", type=Path, metavar="FILE", help="also write the results to FILE.json or FILE.npz")
+    s.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_ray_argument(s)
+    add_rules_arguments(s)
+    s.set_defaults(func=run_simulate)
 
 
 def _pairings(policies: list[str]) -> list[tuple[str, str]]:
@@ -173,10 +163,9 @@ def run_simulate(args: argparse.Namespace) -> int:
         raise CliError(f"--out {out}: the folder {out.resolve().parent} does not exist")
     rules = rules_from_args(args)
     err = make_console(stderr=True)
-    pairs = _pairings(policies)
-    with contextlib.ExitStack() as stack:
-        backend = None if args.ray is None else stack.enter_context(ray_backend(args.ray))
-        results, total = _play(pairs, args, rules, err, backend)
+    backend, chunk = backend_from_args(args, BLOCK)
+    with backend:  # one connection to a cluster for every pairing
+        results, total = _play(_pairings(policies), args, rules, err, backend, chunk)
     console = make_console()
     console.print(_summary_table(results, args))
     played = sum(r.played for r, _ in results)
@@ -190,7 +179,7 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 
 def _play(
-    pairs: list[tuple[str, str]], args: argparse.Namespace, rules: gf.Rules, err: Any, backend: Any
+    pairs: list[tuple[str, str]], args: argparse.Namespace, rules: gf.Rules, err: Any, backend: Backend, chunk: int | None
 ) -> tuple[list[tuple[gf.PitResult, float]], float]:
     """Every pairing's record and its seconds, with a progress bar; the total seconds."""
     results: list[tuple[gf.PitResult, float]] = []
@@ -209,9 +198,9 @@ def _play(
         for (a, b), task in zip(pairs, tasks):
             progress.start_task(task)
             t0 = time.perf_counter()
-            r = run_pairing(
-                a, b, n=args.n, seed=args.seed, threads=args.threads, unit=args.unit, rules=rules, mode=args.mode,
-                on_block=functools.partial(progress.advance, task), backend=backend,
+            r = gf.pit(
+                a, b, n=args.n, seed=args.seed, unit=args.unit, rules=rules, mode=args.mode,
+                backend=backend, chunk=chunk, progress=functools.partial(progress.advance, task),
             )
             results.append((r, time.perf_counter() - t0))
     return results, time.perf_counter() - start

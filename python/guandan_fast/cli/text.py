@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.text import Text
 
 import guandan_fast as gf
-from guandan_fast._core import _rank_order
+from guandan_fast._core import _declarations, _rank_order
 
 __all__ = ["CardPrinter", "InputError", "MoveText", "make_console", "match_actions", "parse_move_text", "unicode_ok"]
 
@@ -180,13 +180,11 @@ def parse_move_text(text: str) -> MoveText:
     return move
 
 
-def _label_matches(combo: gf.Combo, label: str) -> bool:
-    full = combo.label
+def _label_text(label: str) -> str:
+    """A typed declaration with suit symbols as the letters a Combo's label uses."""
     for letter, symbol in SUIT_SYMBOLS.items():
         label = label.replace(symbol, letter)
-    if "(" not in label:
-        return combo.kind.lower() == label.lower()
-    return full.lower() == label.lower()
+    return label
 
 
 def match_actions(game: gf.Game, move: MoveText, printer: CardPrinter | None = None) -> list[Action]:
@@ -220,19 +218,15 @@ def match_actions(game: gf.Game, move: MoveText, printer: CardPrinter | None = N
     if want not in hand:
         missing = [c for c in sorted(set(want)) if want.count(c) > hand.count(c)]
         raise InputError(f"you do not hold {p.cards(missing).plain}")
-    plays = [a for a in legal if isinstance(a, gf.Combo) and a.cards == want]
-    decls = gf.classify(want, game.level, joker_pair_in_full_house=game.rules.joker_pair_in_full_house)
-    if move.label is not None:
-        label = move.label
-        plays = [a for a in plays if _label_matches(a, label)]
-        decls = [d for d in decls if _label_matches(d, label)]
-        if not decls:
-            options = ", ".join(d.label for d in gf.classify(want, game.level)) or "nothing"
-            raise InputError(f"{shown} cannot be played as {label} (it can be: {options})")
+    label = None if move.label is None else _label_text(move.label)
+    try:
+        decls = _declarations(want, game.level, label, joker_pair_in_full_house=game.rules.joker_pair_in_full_house)
+    except gf.InvalidComboError as e:
+        raise InputError(str(e)) from None
+    labels = {d.label for d in decls}
+    plays: list[Action] = [a for a in legal if isinstance(a, gf.Combo) and a.cards == want and a.label in labels]
     if plays:
-        return list(plays)
-    if not decls:
-        raise InputError(f"{shown} is not a combination (level {game.level})")
+        return plays
     top = game.top
     if top is not None:
         names = " or ".join(d.label for d in decls)

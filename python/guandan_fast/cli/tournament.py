@@ -5,25 +5,38 @@ bar, prints the bracket tree and standings, and writes ``--out`` JSON and
 from __future__ import annotations
 
 import argparse
+import json
+import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from guandan_fast.cli.options import CliError, add_ray_argument, check_policy, ray_backend, rules_kwargs
-from guandan_fast.cli.text import make_console
 from guandan_fast._core import Rules
-from guandan_fast.tournament import FORMATS, Tournament
-from guandan_fast.tournament.render import bracket_svg, bracket_tree, standings_table
+from guandan_fast.cli.options import (
+    POLICY_HELP,
+    CliError,
+    add_ray_argument,
+    add_rules_arguments,
+    backend_from_args,
+    check_policy,
+    rules_kwargs,
+)
+from guandan_fast.cli.text import make_console
+from guandan_fast.tournament import FORMATS, MatchResult, Tournament
+from guandan_fast.tournament.render import bracket_svg, bracket_tree, standings_table, write_json
 
-__all__ = ["add_tournament_parser", "run_tournament"]
+if TYPE_CHECKING:
+    from guandan_fast.cli.options import Subparsers
+
+__all__ = ["add_parser", "run_tournament"]
 
 
-def add_tournament_parser(sub: Any, add_rules_arguments: Any, policy_help: str) -> None:
-    """Adds the ``tournament`` sub-command to `sub`."""
+def add_parser(sub: Subparsers) -> None:
+    """Adds the ``tournament`` sub-command."""
     t = sub.add_parser(
         "tournament", help="run a knockout, qualify-final, race, round-robin or swiss tournament of policies",
-        description="Runs a seeded tournament of built-in policies (docs/tournaments.md). Entrants: " + policy_help
+        description="Runs a seeded tournament of built-in policies (docs/tournaments.md). Entrants: " + POLICY_HELP
         + "; a policy named twice enters twice. --best-of and --max-deals apply to each match; at the deal limit a "
         "match ends on levels or (--at-limit sudden-death) switches to sudden death.",
     )
@@ -84,18 +97,22 @@ def run_tournament(args: argparse.Namespace) -> int:
         def on_batch(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
 
-        if args.ray is None:
-            result = t.run(progress=on_batch)
-        else:
-            from guandan_fast.distributed import tournament
+        backend, chunk = backend_from_args(args, None)  # locally: each batch one native call
+        with tempfile.TemporaryFile("w+", encoding="utf-8", dir=args.out.resolve().parent if args.out else None) as spool:
+            # With --records every match's games are written out as they are played, not kept.
+            def on_match(stage: str, a: str, b: str, r: MatchResult) -> None:
+                spool.write(json.dumps(dict(stage=stage, a=a, b=b, **r.to_dict(True)), ensure_ascii=False) + "\n")
 
-            result = tournament(t, backend=ray_backend(args.ray), progress=on_batch)
+            result = t.run(backend, on_batch, chunk=chunk, on_match=on_match if args.out and args.records else None)
+            if args.out is not None:
+                spool.seek(0)
+                with open(args.out, "w", encoding="utf-8") as f:
+                    write_json(result, f, spool if args.records else None)
     console = make_console()
     console.print(bracket_tree(result))
     console.print(standings_table(result))
     console.print(f"{len(result.matches)} matches; winner: {result.winner}")
     if args.out is not None:
-        args.out.write_text(result.to_json(args.records) + "\n", encoding="utf-8")
         console.print(f"wrote {args.out}")
     if args.svg is not None:
         args.svg.write_text(bracket_svg(result), encoding="utf-8")

@@ -1,14 +1,15 @@
-"""Where chunks run: `LocalBackend` (this process, the default) and
-`RayBackend` (Ray tasks on a cluster). Both have ``map(func, items) -> list``
-returning ``[func(x) for x in items]`` in order, so the backend never changes
-a result; Ray is imported only when a `RayBackend` connects.
+"""Where chunks run: the `Backend` protocol, `LocalBackend` (this process, the
+default) and `RayBackend` (Ray tasks on a cluster). A backend's
+``map(func, items) -> list`` returns ``[func(x) for x in items]`` in order, so
+the backend never changes a result; Ray is imported only when a `RayBackend`
+connects.
 """
 
 from __future__ import annotations
 
 import os
 import socket
-from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Sequence, TypeVar, runtime_checkable
 
 from guandan_fast._core import GuandanError, InvalidArgumentError
 
@@ -28,6 +29,24 @@ WAIT_SECONDS = 0.2
 
 class ClusterError(GuandanError):
     """A cluster that cannot be reached or used: a dead address, Ray missing, tasks that failed past their retries."""
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """Where a run's chunks are played: `threads` engine threads per chunk,
+    ``map(func, items, on_done)`` giving ``[func(x) for x in items]`` in order
+    (calling ``on_done(i)`` as item `i` completes), and a ``with`` block around
+    a run (a connection held for its length)."""
+
+    threads: int
+
+    def map(
+        self, func: Callable[[T], R], items: Sequence[T], on_done: Optional[Callable[[int], None]] = None
+    ) -> list[R]: ...
+
+    def __enter__(self) -> Any: ...
+
+    def __exit__(self, *exc: Any) -> Any: ...
 
 
 class LocalBackend:
@@ -176,12 +195,10 @@ class RayBackend:
         return out
 
 
-Backend = Union[LocalBackend, RayBackend]
-
-
 def make_backend(backend: object, *, threads: int = 0, address: Optional[str] = None) -> Backend:
-    """The backend a public function's `backend` argument names: ``"local"``, ``"ray"`` or a backend object."""
-    if isinstance(backend, (LocalBackend, RayBackend)):
+    """The backend a public function's `backend` argument names: ``"local"`` (with
+    `threads`), ``"ray"`` (at `address`) or a `Backend` object, as it is."""
+    if isinstance(backend, Backend):
         if address is not None:
             raise InvalidArgumentError(f"address={address!r} goes with backend='ray'; a backend object has its own")
         return backend

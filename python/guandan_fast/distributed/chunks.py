@@ -13,22 +13,25 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence, TypeVar, cast
+from typing import Any, Callable, Optional, Sequence, TypeVar, cast
 
 import numpy as np
 
 from guandan_fast._core import Game, GuandanError, InvalidArgumentError, Observation, Rules, collect, evaluate, simulate
+from guandan_fast.arguments import check_int
+from guandan_fast.distributed.backends import Backend, LocalBackend
 
 __all__ = [
     "TARGET_SECONDS",
     "Span",
     "check_chunk",
+    "check_count",
     "collect_chunk",
     "chunk_size",
     "concat",
     "evaluate_chunk",
-    "pit_chunk",
     "position_state",
+    "run_chunks",
     "simulate_chunk",
     "spans",
 ]
@@ -38,8 +41,11 @@ __all__ = [
 TARGET_SECONDS = 0.25
 #: Seconds the probe that measures an item's cost runs for at least.
 PROBE_SECONDS = 0.02
+#: The most deals (or games) one call plays, as `gf.simulate` takes them.
+MAX_N = 2**32
 
 R = TypeVar("R")
+Progress = Optional[Callable[[int], None]]
 
 
 @dataclass(frozen=True)
@@ -59,6 +65,11 @@ def check_chunk(chunk: object) -> int | None:
     if chunk < 1:
         raise InvalidArgumentError(f"chunk must be at least 1 item per chunk (None: measured), not {chunk}")
     return chunk
+
+
+def check_count(name: str, value: object, lo: int = 0) -> int:
+    """`value` as a count of items `lo` .. 2**32 (what `gf.simulate` takes); else `InvalidArgumentError`."""
+    return check_int(name, value, lo, MAX_N)
 
 
 def spans(start: int, n: int, size: int) -> list[Span]:
@@ -93,14 +104,6 @@ def simulate_chunk(span: Span, config: dict[str, Any]) -> dict[str, np.ndarray]:
     return cast("dict[str, np.ndarray]", simulate(span.size, start=span.start, **config))
 
 
-def pit_chunk(span: Span, a: str, b: str, config: dict[str, Any]) -> dict[str, dict[str, np.ndarray]]:
-    """The span's deals (or games) with `a` on seats 0/2 (``"first"``) and on seats 1/3 (``"second"``)."""
-    return {
-        "first": simulate_chunk(span, dict(config, policy=[a, b, a, b])),
-        "second": simulate_chunk(span, dict(config, policy=[b, a, b, a])),
-    }
-
-
 def collect_chunk(span: Span, config: dict[str, Any]) -> dict[str, np.ndarray]:
     """`gf.collect` of the span's deals under `config` (collect's keywords)."""
     return cast("dict[str, np.ndarray]", collect(span.size, start=span.start, **config))
@@ -131,3 +134,42 @@ def position_state(i: int, position: object, rules: Rules | None) -> Game | Obse
     raise InvalidArgumentError(
         f"position {i} must be a Game, an Observation or a position string, not {type(position).__name__}"
     )
+
+
+def run_chunks(
+    backend: Backend,
+    n: int,
+    work: Callable[[Any], R],
+    *,
+    start: int = 0,
+    chunk: object = None,
+    item: Callable[[Span], Any] = lambda span: span,
+    progress: Progress = None,
+    weight: int = 1,
+) -> list[R]:
+    """`work` over items ``start .. start + n`` cut into chunks, in chunk order.
+
+    `item(span)` is what a task is sent for a span (the span itself by default).
+    With `chunk` None, a `LocalBackend` without `progress` plays all `n` items
+    as one chunk (the engine's threads split it); otherwise the first chunk is
+    a probe run here that measures the chunk size (`chunk_size`). With a
+    `chunk`, every chunk has `chunk` items. `progress(k)` is called with
+    ``weight * size`` as each chunk completes."""
+    size = check_chunk(chunk)
+    if size is None and progress is None and isinstance(backend, LocalBackend):
+        size = max(n, 1)
+    head: list[R] = []
+    done = start
+    if size is None:
+        k, first, size = chunk_size(lambda k: work(item(Span(start, k))), n)
+        head.append(first)
+        done += k
+        if progress is not None and k:
+            progress(weight * k)
+    rest = spans(done, start + n - done, size)
+
+    def on_done(i: int) -> None:
+        if progress is not None:
+            progress(weight * rest[i].size)
+
+    return head + backend.map(work, [item(s) for s in rest], on_done)

@@ -1,78 +1,38 @@
-"""The public calls with a `backend`: `simulate`, `pit`, `evaluate` and `collect`, each
-giving exactly what the one-machine call with the same arguments gives."""
+"""The long calls, on a backend (``"local"`` by default, or Ray): `simulate`
+and `collect` (they are `gf.simulate` and `gf.collect`), `evaluate` over many
+positions, and `tournament` (`Tournament.run`); `gf.pit` and
+`Tournament.run` are built on the same `run_chunks`. Each gives exactly what
+one call of the engine with the same arguments gives."""
 
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Literal, Optional, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Sequence, TypeVar
 
 import numpy as np
 
 from guandan_fast._core import Game, InvalidArgumentError, Observation, Rules, _check_args, _check_policy
-from guandan_fast.arena import PitResult, pit_result
 from guandan_fast.distributed.backends import Backend, make_backend
 from guandan_fast.distributed.chunks import (
     Span,
     check_chunk,
-    chunk_size,
+    check_count,
     collect_chunk,
     concat,
     evaluate_chunk,
-    pit_chunk,
     position_state,
+    run_chunks,
     simulate_chunk,
-    spans,
 )
 
-__all__ = ["collect", "evaluate", "pit", "run_chunks", "simulate"]
+if TYPE_CHECKING:
+    from guandan_fast.tournament import MatchResult, Tournament, TournamentResult
 
+__all__ = ["MatchBatches", "collect", "evaluate", "simulate", "tournament"]
+
+T = TypeVar("T")
 R = TypeVar("R")
 Progress = Optional[Callable[[int], None]]
-
-
-def run_chunks(
-    backend: Backend,
-    n: int,
-    work: Callable[[Any], R],
-    *,
-    start: int = 0,
-    chunk: object = None,
-    item: Callable[[Span], Any] = lambda span: span,
-    progress: Progress = None,
-    weight: int = 1,
-) -> list[R]:
-    """`work` over items ``start .. start + n`` cut into chunks, in chunk order.
-
-    `item(span)` is what a task is sent for a span (the span itself by default).
-    With `chunk` None the first chunk is a probe run here that measures the
-    chunk size (`chunk_size`); otherwise every chunk has `chunk` items.
-    `progress(k)` is called with ``weight * size`` as each chunk completes."""
-    size = check_chunk(chunk)
-    head: list[R] = []
-    done = start
-    if size is None:
-        k, first, size = chunk_size(lambda k: work(item(Span(start, k))), n)
-        head.append(first)
-        done += k
-        if progress is not None and k:
-            progress(weight * k)
-    rest = spans(done, start + n - done, size)
-
-    def on_done(i: int) -> None:
-        if progress is not None:
-            progress(weight * rest[i].size)
-
-    return head + backend.map(work, [item(s) for s in rest], on_done)
-
-
-#: The most deals (or games) one call plays, as `gf.simulate` takes them.
-MAX_N = 2**32
-
-
-def _count(name: str, value: object, lo: int = 0) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= MAX_N:
-        raise InvalidArgumentError(f"{name} must be a whole number {lo}..2**32, not {value!r:.40}")
-    return value
 
 
 def simulate(
@@ -90,12 +50,15 @@ def simulate(
     chunk: int | None = None,
     progress: Progress = None,
 ) -> dict[str, np.ndarray]:
-    """`gf.simulate` with the same arguments, played in chunks on `backend`
-    (``"local"``, ``"ray"`` at `address`, or a backend object): the same arrays
-    whatever the backend, the chunk size or the number of workers.
-    `chunk`: deals (or games) per chunk (None: measured, ~0.25 s each);
+    """Plays `n` deals (or games) with built-in policies natively: item `i` is
+    item `start + i` of the stream seeded by `seed` (the engine's
+    `_core.simulate`, split into `threads` parts on the shared pool), on
+    `backend` (``"local"``, ``"ray"`` at `address`, or a backend object):
+    the same arrays whatever the backend, the chunk size or the number of
+    workers. `chunk`: deals (or games) per chunk (None: one call locally,
+    measured chunks of ~0.25 s with `progress` or on a cluster);
     `progress(k)` as each chunk of `k` completes."""
-    _count("n", n)
+    check_count("n", n)
     be = make_backend(backend, threads=threads, address=address)
     config = dict(seed=seed, threads=be.threads, rules=rules, unit=unit, policy=policy, mode=mode)
     work = functools.partial(simulate_chunk, config=config)
@@ -118,12 +81,13 @@ def collect(
     progress: Progress = None,
     **options: Any,
 ) -> dict[str, np.ndarray]:
-    """`gf.collect` (the decisions of episodes ``start .. start + n``) with the
-    same arguments (`options`: its other keywords — `policy`, `rules`,
-    `observation`, `unit`, `reward`, `masks` — with its defaults), collected in
-    chunks of episodes on `backend` (see `simulate`): the same per-decision
-    arrays. `progress(k)` as each chunk of `k` episodes completes."""
-    _count("n", n)
+    """The decisions of episodes ``start .. start + n`` played by built-in
+    policies, one row per decision (the engine's `_core.collect`; `options`:
+    its other keywords — `policy`, `rules`, `observation`, `unit`, `reward`,
+    `masks` — with its defaults), collected in chunks of episodes on
+    `backend` (see `simulate`): the same per-decision arrays whatever the
+    backend. `progress(k)` as each chunk of `k` episodes completes."""
+    check_count("n", n)
     be = make_backend(backend, threads=threads, address=address)
     config = dict(options, seed=seed, threads=be.threads)
     work = functools.partial(collect_chunk, config=config)
@@ -132,37 +96,6 @@ def collect(
         return empty
     with be:
         return concat(run_chunks(be, n, work, start=start, chunk=chunk, progress=progress))
-
-
-def pit(
-    a: str,
-    b: str,
-    *,
-    n: int = 200,
-    seed: int = 0,
-    start: int = 0,
-    threads: int = 0,
-    unit: Literal["deal", "game"] = "deal",
-    rules: Rules | None = None,
-    mode: Literal["cards", "pattern"] = "pattern",
-    backend: object = "local",
-    address: str | None = None,
-    chunk: int | None = None,
-    progress: Progress = None,
-) -> PitResult:
-    """`gf.pit` with the same arguments, played in chunks on `backend` (see
-    `simulate`): the same `PitResult`. `progress(k)` counts deals (or games)
-    played, both seatings."""
-    _count("n", n, 1)
-    be = make_backend(backend, threads=threads, address=address)
-    config = dict(seed=seed, threads=be.threads, rules=rules, unit=unit, mode=mode)
-    work = functools.partial(pit_chunk, a=a, b=b, config=config)
-    work(Span(start, 0))
-    with be:
-        parts = run_chunks(be, n, work, start=start, chunk=chunk, progress=progress, weight=2)
-    first = concat([p["first"] for p in parts])
-    second = concat([p["second"] for p in parts])
-    return pit_result(a, b, unit, first, second)
 
 
 def evaluate(
@@ -182,7 +115,7 @@ def evaluate(
     """``[gf.evaluate(p, playouts=..., seed=seed, ...) for p in positions]``
     (Games, Observations of the seat to move, or position strings restored
     under `rules`), evaluated in chunks of positions on `backend` (see
-    `simulate`). `chunk`: positions per chunk (None: measured)."""
+    `simulate`). `chunk`: positions per chunk."""
     if isinstance(positions, (str, Game, Observation)) or not isinstance(positions, Sequence):
         raise InvalidArgumentError(
             f"positions must be a list of Games, Observations or position strings, not {type(positions).__name__}"
@@ -204,3 +137,42 @@ def evaluate(
             be, len(indexed), work, chunk=chunk, item=lambda s: indexed[s.start : s.start + s.size], progress=progress
         )
     return [e for part in parts for e in part]
+
+
+def tournament(
+    t: Tournament,
+    *,
+    backend: object = "local",
+    address: Optional[str] = None,
+    chunk: Optional[int] = None,
+    progress: Optional[Callable[[int, int], None]] = None,
+    keep_games: bool = False,
+    on_match: Optional[Callable[[str, str, str, MatchResult], None]] = None,
+) -> TournamentResult:
+    """``t.run(backend, progress, address=address, chunk=chunk, keep_games=...,
+    on_match=...)``: the tournament's matches played in chunks on `backend`
+    (see `Tournament.run`)."""
+    return t.run(backend, progress, address=address, chunk=chunk, keep_games=keep_games, on_match=on_match)
+
+
+class MatchBatches:
+    """``map(func, items)`` in chunks of `chunk` items (None: measured), each
+    chunk one task on `backend` calling `func` on its items in turn. Any
+    ``map`` object can be a `Tournament.run` backend; ``t.run(backend=backend,
+    chunk=chunk)`` plays each chunk as one native `play_matches` call instead."""
+
+    def __init__(self, backend: Backend, chunk: Optional[int] = None) -> None:
+        self.backend = make_backend(backend)
+        self.chunk = check_chunk(chunk)
+
+    def map(self, func: Callable[[T], R], items: Sequence[T]) -> list[R]:
+        """``[func(x) for x in items]``, in order."""
+        items = list(items)
+        work = functools.partial(_map_each, func)
+        with self.backend:
+            parts = run_chunks(self.backend, len(items), work, chunk=self.chunk, item=lambda s: items[s.start : s.start + s.size])
+        return [r for part in parts for r in part]
+
+
+def _map_each(func: Callable[[T], R], items: Sequence[T]) -> list[R]:
+    return [func(x) for x in items]

@@ -35,7 +35,7 @@ from gymnasium.vector.utils import batch_space
 import guandan_fast as gf
 from guandan_fast import actions
 from guandan_fast._core import InvalidArgumentError, InvalidStateError, _check_policy
-from guandan_fast.envs._episode import Episode, check_choice, check_index, observation_bounds
+from guandan_fast.envs._episode import Episode, check_choice, check_index, observation_bounds, render
 
 __all__ = ["ENV_ID", "GuandanEnv", "GuandanVectorEnv", "check_opponents"]
 
@@ -91,14 +91,13 @@ class GuandanEnv(gymnasium.Env):  # type: ignore[misc]
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise InvalidArgumentError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
         self.opponents = check_opponents(opponents)
-        self.episode = Episode(rules=rules, unit=unit, reward=reward, observation=observation)
+        self.episode = Episode(rules=rules, unit=unit, reward=reward, observation=observation, opponents=list(self.opponents))
         self.illegal_action = check_choice("illegal_action", illegal_action, ("terminate", "raise"))
-        bound = self.episode.team_reward_bound()
-        self.illegal_reward = -bound if illegal_reward is None else float(illegal_reward)
+        self.illegal_reward = -self.episode.reward_bound if illegal_reward is None else float(illegal_reward)
         self.learners = tuple(s for s, o in enumerate(self.opponents) if o is None)
         self.team = self.learners[0] % 2
         self.render_mode = render_mode
-        low, high = observation_bounds(observation, self.episode.rules)
+        low, high = observation_bounds(observation)
         self.observation_space = spaces.Box(low, high, dtype=np.float32)
         self.action_space = spaces.Discrete(actions.SIZE)
         self._done = True
@@ -106,57 +105,48 @@ class GuandanEnv(gymnasium.Env):  # type: ignore[misc]
 
     @property
     def game(self) -> gf.Game:
-        """The `Game` being played (read it, do not change it)."""
-        return self.episode._game()
-
-    def _advance(self) -> float:
-        """Lets the built-in seats play until a learner seat acts or the episode ends; the team's reward."""
-        total = 0.0
-        ep = self.episode
-        while not ep.over:
-            seat = ep.current_player
-            assert seat is not None
-            policy = self.opponents[seat]
-            if policy is None:
-                self._seat = seat
-                break
-            total += float(ep.play_policy(policy, int(self.np_random.integers(0, 2**63)))[self.team])
-        return total
+        """A copy of the `Game` being played."""
+        return self.episode.game
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.episode.mask().view(np.int8).copy(), "seat": self._seat}
+        return {"action_mask": self.episode.action_mask(), "seat": self._seat}
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
-        self.episode.reset(int(self.np_random.integers(0, 2**63)))
+        episode = self.episode
+        # The built-in seats play natively, each move's seed drawn from np_random.
+        episode.reset(int(self.np_random.integers(0, 2**63)), self.np_random)
         self._done = False
-        self._advance()  # a deal that ends before a learner acts cannot happen: every seat holds cards
-        return self.episode.observe(self._seat), self._info()
+        self._seat = episode.current_player  # a deal cannot end before a learner acts: every seat holds cards
+        return episode.observe(self._seat), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         i = check_index(action)
         if self._done:
             raise InvalidStateError("the episode is over (or never started): call reset()")
-        mask = self.episode.mask()
-        if not mask[i] and self.illegal_action == "terminate":
+        episode = self.episode
+        if self.illegal_action == "terminate" and not episode.is_legal(i):
             self._done = True
             info = self._info()
             info["illegal_action"] = True
-            return self.episode.observe(self._seat), self.illegal_reward, True, False, info
-        reward = float(self.episode.step(i)[self.team])
-        reward += self._advance()
-        self._done = self.episode.over
+            return episode.observe(self._seat), self.illegal_reward, True, False, info
+        reward = episode.step(i, self.np_random)[self.team]
+        seat = episode.current_player
+        if seat is None:
+            self._done = True
+        else:
+            self._seat = seat
         if self.render_mode == "human":
             self.render()
-        return self.episode.observe(self._seat), reward, self._done, False, self._info()
+        return episode.observe(self._seat), reward, self._done, False, self._info()
 
     def action_masks(self) -> np.ndarray:
         """The legal-action mask of the acting learner seat (bool), as sb3-contrib's MaskablePPO asks."""
-        return self.episode.mask().astype(bool)
+        return self.episode.action_mask().astype(bool)
 
     def render(self) -> str | None:
         """The table as text (``"ansi"``), or printed (``"human"``)."""
-        return self.episode.render(self.render_mode)
+        return render(self.episode, self.render_mode)
 
 
 def _index_array(values: Any, n: int) -> np.ndarray:
@@ -206,15 +196,11 @@ class GuandanVectorEnv(VectorEnv):  # type: ignore[misc]
         }
         self._native = gf.VectorEnv(num_envs, seed=seed, **self._options)
         self.num_envs = num_envs
-        low, high = observation_bounds(observation, self._native_rules(rules))
+        low, high = observation_bounds(observation)
         self.single_observation_space = spaces.Box(low, high, dtype=np.float32)
         self.single_action_space = spaces.Discrete(actions.SIZE)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-
-    @staticmethod
-    def _native_rules(rules: gf.Rules | None) -> gf.Rules:
-        return rules if rules is not None else gf.Rules()
 
     def _infos(self, out: dict[str, np.ndarray]) -> dict[str, Any]:
         return {

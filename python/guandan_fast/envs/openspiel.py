@@ -38,6 +38,7 @@ import pyspiel
 import guandan_fast as gf
 from guandan_fast import actions
 from guandan_fast._core import InvalidArgumentError
+from guandan_fast.envs._episode import Episode
 
 __all__ = ["GuandanGame", "GuandanObserver", "GuandanState", "rules_from_params"]
 
@@ -148,28 +149,31 @@ class GuandanState(pyspiel.State):  # type: ignore[misc]
         self._rules = game.rules
         self._level = game.level
         self._declarer = game.declarer
-        self.game: gf.Game | None = None
+        #: The deal being played (its returns and tensors are the episode's).
+        self.episode = Episode(rules=game.rules, observation="guandan")
         self._deal: int | None = None
         # Set by resample_from_infostate: the hands to deal and the moves to replay.
         self._pending_hands: list[gf.Hand] | None = None
         self._pending_leader: int | None = None
         self._pending_moves: list[Any] = []
 
+    @property
+    def game(self) -> gf.Game | None:
+        """A copy of the deal's `Game`, None before the deal."""
+        return self.episode.game if self.episode.started else None
+
     def current_player(self) -> int:
-        g = self.game
-        if g is None:
+        episode = self.episode
+        if not episode.started:
             return int(pyspiel.PlayerId.CHANCE)
-        if g.phase != "play":
-            return int(pyspiel.PlayerId.TERMINAL)
-        seat = g.current_player
-        assert seat is not None
-        return seat
+        seat = episode.current_player
+        return int(pyspiel.PlayerId.TERMINAL) if seat is None else seat
 
     def _legal_actions(self, player: int) -> list[int]:
-        g = self.game
-        if g is None or g.phase != "play" or player != g.current_player:
+        episode = self.episode
+        if not episode.started or player != episode.current_player:
             return []
-        return [int(i) for i in g.legal_action_indices()]
+        return episode.legal_indices().tolist()  # type: ignore[no-any-return]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         game = self.get_game()
@@ -177,9 +181,10 @@ class GuandanState(pyspiel.State):  # type: ignore[misc]
         return game.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
-        if self.game is None:
+        episode = self.episode
+        if not episode.started:
             if self._pending_hands is not None:
-                self.game = gf.Game(
+                deal = gf.Game(
                     self._rules,
                     hands=self._pending_hands,
                     leader=self._pending_leader,
@@ -188,16 +193,17 @@ class GuandanState(pyspiel.State):  # type: ignore[misc]
                 )
                 self._pending_hands = None
             else:
-                self.game = gf.Game(self._rules, seed=action, levels=(self._level, self._level), declarer=self._declarer)
+                deal = gf.Game(self._rules, seed=action, levels=(self._level, self._level), declarer=self._declarer)
+            episode.start(deal)
             self._deal = action
         elif self._pending_moves:
             move = self._pending_moves[0]
             if actions.index(move, self._level) != action:
                 raise InvalidArgumentError(f"a resampled state replays {move!r}, not action {action}")
-            self.game.apply(move)
+            episode.play(move)
             self._pending_moves.pop(0)
         else:
-            self.game.apply_index(action)
+            episode.step(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -205,16 +211,10 @@ class GuandanState(pyspiel.State):  # type: ignore[misc]
         return actions.describe(action)
 
     def is_terminal(self) -> bool:
-        return self.game is not None and self.game.phase != "play"
+        return bool(self.episode.started and self.episode.over)
 
     def returns(self) -> list[float]:
-        g = self.game
-        if g is None or g.phase == "play":
-            return [0.0] * 4
-        result = g.last_result
-        assert result is not None
-        team, gain = result["winner"], float(result["gain"])
-        return [gain if s % 2 == team else -gain for s in range(4)]
+        return list(self.episode.returns) if self.episode.started else [0.0] * 4
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> GuandanState:
         """A state `player_id` cannot tell from this one, its hidden cards dealt anew."""
@@ -222,7 +222,7 @@ class GuandanState(pyspiel.State):  # type: ignore[misc]
         game = self.get_game()
         if g is None:
             return game.new_initial_state()  # type: ignore[no-any-return]
-        obs = g.observation(player_id)
+        obs = self.episode.view(player_id)
         seed = int(probability_sampler() * 2**53)
         now = gf.sample_hands(obs, 1, seed=seed)[0]
         played = np.stack([h.to_array() for h in obs.played])
@@ -262,13 +262,12 @@ class GuandanObserver:
     def set_from(self, state: GuandanState, player: int) -> None:
         self.tensor.fill(0)
         self.dict["player"][player] = 1
-        g = state.game
-        if g is None:
+        if not state.episode.started:
             return
-        obs = g.observation(player)
         if not self.perfect_recall:
-            self.dict["observation"][:] = gf.encode_observation(obs)
+            state.episode.observe(player, out=self.dict["observation"])
             return
+        obs = state.episode.view(player)
         self.dict["dealt"][:] = (obs.hand + obs.played[player]).to_array()
         moves = self.dict["moves"]
         for row, (seat, move) in enumerate(obs.history):
@@ -279,10 +278,9 @@ class GuandanObserver:
                 moves[row, 4] = 1
 
     def string_from(self, state: GuandanState, player: int) -> str:
-        g = state.game
-        if g is None:
+        if not state.episode.started:
             return f"p{player} before the deal"
-        obs = g.observation(player)
+        obs = state.episode.view(player)
         if self.perfect_recall:
             dealt = obs.hand + obs.played[player]
             moves = " ".join(f"{s}:{'pass' if not isinstance(m, gf.Combo) else str(m.cards)}" for s, m in obs.history)

@@ -32,7 +32,9 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 import guandan_fast as gf
 from guandan_fast import actions
-from guandan_fast.envs._episode import AGENTS, Episode, observation_bounds
+from guandan_fast.envs._episode import AGENTS, Episode, observation_bounds, render
+
+_SEATS = {a: s for s, a in enumerate(AGENTS)}
 
 __all__ = ["GuandanAECEnv", "GuandanVectorAECEnv", "env", "parallel_env", "raw_env", "vector_env"]
 
@@ -58,7 +60,7 @@ class GuandanAECEnv(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
-        low, high = observation_bounds(observation, self.episode.rules)
+        low, high = observation_bounds(observation)
         self.observation_spaces = {
             a: spaces.Dict(
                 {
@@ -79,8 +81,8 @@ class GuandanAECEnv(AECEnv):  # type: ignore[misc]
 
     @property
     def game(self) -> gf.Game:
-        """The `Game` being played (read it, do not change it)."""
-        return self.episode._game()
+        """A copy of the `Game` being played."""
+        return self.episode.game
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Starts an episode: its deal seed is drawn from the env's generator, seeded by `seed` when given."""
@@ -93,17 +95,12 @@ class GuandanAECEnv(AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
-        seat = self.episode.current_player
-        assert seat is not None
-        self.agent_selection = AGENTS[seat]
+        self.agent_selection = AGENTS[self.episode.current_player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = AGENTS.index(agent)
-        if seat == self.episode.current_player:
-            mask = self.episode.mask().view(np.int8)
-        else:
-            mask = np.zeros(actions.SIZE, np.int8)
-        return {"observation": self.episode.observe(seat), "action_mask": mask}
+        seat = _SEATS[agent]
+        episode = self.episode
+        return {"observation": episode.observe(seat), "action_mask": episode.action_mask(seat)}
 
     def step(self, action: Any) -> None:
         """Plays `action` (an index) for `agent_selection`; a dead agent steps with None.
@@ -118,25 +115,25 @@ class GuandanAECEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        rewards = self.episode.step(action)
+        step_rewards = self.episode.step(action)
         self._cumulative_rewards[agent] = 0.0
-        for a, r in zip(AGENTS, rewards):
-            self.rewards[a] = float(r)
-        if self.episode.over:
+        rewards = self.rewards
+        for a, r in zip(AGENTS, step_rewards):
+            rewards[a] = r
+        seat = self.episode.current_player
+        if seat is None:
             self.terminations = dict.fromkeys(AGENTS, True)
         else:
-            seat = self.episode.current_player
-            assert seat is not None
             self.agent_selection = AGENTS[seat]
         self._accumulate_rewards()
-        if self.episode.over:
+        if seat is None:
             self._deads_step_first()
         if self.render_mode == "human":
             self.render()
 
     def render(self) -> str | None:
         """The table as text (``"ansi"``), or printed (``"human"``)."""
-        return self.episode.render(self.render_mode)
+        return render(self.episode, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release; kept for the PettingZoo API."""

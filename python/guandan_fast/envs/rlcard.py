@@ -30,7 +30,8 @@ from rlcard.envs.registration import registry
 
 import guandan_fast as gf
 from guandan_fast import actions
-from guandan_fast.envs._episode import Episode
+from guandan_fast._core import action_features as _core_action_features
+from guandan_fast.envs._episode import Episode, check_index
 
 __all__ = ["ENV_ID", "GuandanRLCardEnv", "GuandanRLCardGame", "action_features"]
 
@@ -38,10 +39,6 @@ __all__ = ["ENV_ID", "GuandanRLCardEnv", "GuandanRLCardGame", "action_features"]
 ENV_ID = "guandan"
 
 _FEATURES: dict[str, np.ndarray] = {}
-
-
-_RANKS = "23456789TJQKA"
-_SUITS = "hscd"
 
 
 def action_features(level: str) -> np.ndarray:
@@ -54,30 +51,7 @@ def action_features(level: str) -> np.ndarray:
     """
     table = _FEATURES.get(level)
     if table is None:
-        lv = _RANKS.index(level)
-        table = np.zeros((actions.SIZE, 54), np.int8)
-        for i in range(actions.SIZE):
-            f = actions.fields(i)
-            if f["type"] == "play":
-                suit = str(f["suit"]) if f["suit"] else None
-                naturals: list[int] = list(f["naturals"])  # type: ignore[call-overload]
-                for r, n in enumerate(naturals):
-                    if n == 0:
-                        continue
-                    if r >= 13:  # BJ, RJ
-                        table[i, 52 + r - 13] = n
-                        continue
-                    order = [_SUITS.index(suit)] if suit else ([1, 2, 3, 0] if r == lv else [0, 1, 2, 3])
-                    for s_ in order:
-                        take = min(n, 2)
-                        table[i, 4 * r + s_] = take
-                        n -= take
-                        if n == 0:
-                            break
-                table[i, 4 * lv] += f["wildcards"]  # type: ignore[operator]
-            elif f["type"] in ("tribute", "return"):
-                table[i, gf.Hand([f["card"]]).to_array().argmax()] = 1  # type: ignore[list-item]
-        _FEATURES[level] = table
+        table = _FEATURES[level] = _core_action_features(level)
     return table
 
 
@@ -94,7 +68,11 @@ class GuandanRLCardGame:
             observation=config.get("game_observation", "danzero"),
         )
         self.np_random = np.random.RandomState()
-        self.payoffs = np.zeros(4, np.float32)
+
+    @property
+    def payoffs(self) -> np.ndarray:
+        """Each seat's reward summed over the episode so far (float32)."""
+        return np.array(self.episode.returns if self.episode.started else (0.0,) * 4, np.float32)
 
     def get_num_players(self) -> int:
         return 4
@@ -105,20 +83,18 @@ class GuandanRLCardGame:
     def init_game(self) -> tuple[dict[str, Any], int]:
         """A new episode, its deal seed drawn from `np_random` (seeded by ``env.seed``)."""
         self.episode.reset(int(self.np_random.randint(0, 2**31 - 1)) * 2**31 + int(self.np_random.randint(0, 2**31 - 1)))
-        self.payoffs[:] = 0
         seat = self.get_player_id()
         return self.get_state(seat), seat
 
     def step(self, action: Any) -> tuple[dict[str, Any], int]:
         """Applies an action index, or a ``raw_legal_actions`` text; bad ones raise and change nothing."""
         if isinstance(action, str):
-            g = self.episode.game
-            legal: list[int] = [int(i) for i in g.legal_action_indices()] if g is not None else []
+            legal: list[int] = self.episode.legal_indices().tolist() if self.episode.started else []
             by_text = {actions.describe(i): i for i in legal}
             if action not in by_text:
                 raise gf.IllegalMoveError(f"{action!r} is not one of the legal actions {sorted(by_text)}")
             action = by_text[action]
-        self.payoffs += self.episode.step(action)
+        self.episode.step(action)
         seat = self.get_player_id()
         return self.get_state(seat), seat
 
@@ -126,20 +102,20 @@ class GuandanRLCardGame:
         return False
 
     def is_over(self) -> bool:
-        return self.episode.over
+        return bool(self.episode.over)
 
     def get_player_id(self) -> int:
         """The seat to act (the last one that acted, once the episode is over)."""
         seat = self.episode.current_player
         if seat is None:
-            history = self.episode._game().history
+            history = self.episode.game.history
             return history[-1][0] if history else 0
         return seat
 
     def get_state(self, player_id: int) -> dict[str, Any]:
-        g = self.episode._game()
-        indices = [int(i) for i in g.legal_action_indices()] if player_id == self.episode.current_player else []
-        return {"seat": player_id, "observation": g.observation(player_id), "legal": indices, "level": g.level}
+        episode = self.episode
+        indices = episode.legal_indices().tolist() if player_id == episode.current_player else []
+        return {"seat": player_id, "observation": episode.view(player_id), "legal": indices, "level": episode.level}
 
 
 class GuandanRLCardEnv(Env):  # type: ignore[misc]
@@ -174,16 +150,14 @@ class GuandanRLCardEnv(Env):  # type: ignore[misc]
 
     def get_payoffs(self) -> np.ndarray:
         """Each seat's reward summed over the episode so far."""
-        return self.game.payoffs.copy()
+        return self.game.payoffs
 
     def get_action_feature(self, action: Any) -> np.ndarray:
         """The index's action feature (54 int8 counts) at the level of the deal being played."""
-        from guandan_fast.envs._episode import check_index
-
-        return action_features(self.game.episode._game().level)[check_index(action)].copy()
+        return action_features(self.game.episode.level)[check_index(action)].copy()
 
     def get_perfect_information(self) -> dict[str, Any]:
-        g = self.game.episode._game()
+        g = self.game.episode.game
         return {
             "hands": [str(h) for h in g.hands],
             "history": [(s, str(a)) for s, a in g.history],

@@ -10,45 +10,50 @@ observation and the legal actions.
 
 from __future__ import annotations
 
-import json
 from typing import Any, Callable, Literal, Optional, Union
 
 from guandan_fast._core import (
     Combo,
+    GuandanError,
     Hand,
     Observation,
     Return,
     Rules,
     Tribute,
-    _check_policy,
     _observation_from_public,
-    policy_action,
     settle_deal,
 )
-from guandan_fast.bots import decision_seed
+from guandan_fast.bots import SearchBot
 from guandan_fast.platform import messages as m
 from guandan_fast.platform.codes import Action, ProtocolError, action_code, action_from_code, card_from_code
-from guandan_fast.platform.server import platform_rules
+from guandan_fast.platform.rules import platform_rules
+from guandan_fast.platform.transport import (
+    CLIENT_MAX_MESSAGE,
+    CLIENT_MAX_QUEUE,
+    CLOSE_TIMEOUT,
+    OPEN_TIMEOUT,
+    closed_reason,
+    peer_fault,
+    printable,
+)
 
 __all__ = ["Client", "PolicyBot"]
 
 _ORDER = "23456789TJQKA"
+#: Actions in one deal at most (a deal has at most 108 plays and passes between them): more is a server at fault.
+MAX_DEAL_ACTIONS = 1000
 _PHASES: dict[str, Literal["play", "tribute", "return"]] = {"play": "play", "tribute": "tribute", "back": "return"}
 
 
-class PolicyBot:
+class PolicyBot(SearchBot):
     """A built-in policy by name, deciding from an observation: decision `k`
-    is ``policy_action(observation, name, seed=decision_seed(seed, k))``
-    (for ``mc:N`` exactly what ``MCBot(N, seed=seed)`` decides)."""
+    is ``policy_action(observation, name, seed=decision_seed(seed, k))``, as
+    `SearchBot(name, seed=seed)` decides (for ``mc:N`` exactly what
+    ``MCBot(N, seed=seed)`` decides)."""
 
     def __init__(self, name: str, seed: int = 0) -> None:
-        self.name = _check_policy(name)
-        self.seed = seed
-        self._decisions = 0
-
-    def act(self, observation: Observation) -> Action:
-        self._decisions += 1
-        return policy_action(observation, self.name, seed=decision_seed(self.seed, self._decisions))
+        super().__init__(name, seed=seed)
+        self.name = self.policy
 
 
 Bot = Union[str, Any, Callable[[Observation, list[Action]], Action]]
@@ -76,6 +81,8 @@ class Client:
         #: The ``gameResult`` message once the match is over.
         self.result: Optional[dict[str, Any]] = None
         self.seat: Optional[int] = None
+        #: How the connection ended before the ``gameResult`` (None while playing or after it).
+        self.stopped: Optional[str] = None
         self._new_game()
         self._new_deal([])
 
@@ -103,6 +110,8 @@ class Client:
         return self.levels[self.declarer]
 
     def _move(self, seat: int, to: Optional[int], card: Any) -> None:
+        if self.sizes[seat] == 0:
+            raise ProtocolError(f"seat {seat} has no card left to give or play")
         self.sizes[seat] -= 1
         if seat == self.seat:
             self.hand = self.hand - [card]
@@ -129,12 +138,28 @@ class Client:
 
     # ------------------------------------------------------------ messages
 
-    def handle(self, msg: dict[str, Any]) -> Optional[str]:
-        """Takes in one message; returns the reply to send (for an ``act``), else None."""
+    def handle(self, msg: object) -> Optional[str]:
+        """Takes in one message (decoded JSON); returns the reply to send (for an
+        ``act``), else None. A message the protocol does not allow, or one that
+        does not fit the game the messages so far describe, raises
+        `ProtocolError` naming the message and what is wrong."""
         stage, kind = m.check_message(msg)
-        if kind == "act":
-            return self._act(msg)
+        assert isinstance(msg, dict)
+        try:
+            if kind != "act":
+                self._notify(stage, msg)
+                return None
+            obs, legal = self._read_act(msg)
+        except ProtocolError as e:
+            raise ProtocolError(f"the {stage}/{kind} message: {e}") from None
+        except GuandanError as e:  # the engine refuses what the message says (a card not in a hand, ...)
+            raise ProtocolError(f"the {stage}/{kind} message does not fit the game so far: {e}") from None
+        return self._answer(obs, legal)
+
+    def _notify(self, stage: str, msg: dict[str, Any]) -> None:
         if stage == "beginning":
+            if self.seat is not None and msg["myPos"] != self.seat:
+                raise ProtocolError(f"myPos {msg['myPos']} is not this client's seat {self.seat}")
             self.seat = msg["myPos"]
             self._new_deal([card_from_code(c) for c in msg["handCards"]])
         elif stage == "anti-tribute":
@@ -143,12 +168,12 @@ class Client:
             cls = Tribute if stage == "tribute" else Return
             for giver, to, code in msg["result"]:
                 card = card_from_code(code)
-                self.history.append((giver, cls(card)))
+                self._record_action(giver, cls(card))
                 self._move(giver, to, card)
         elif stage == "play":
             seat = msg["curPos"]
             action = action_from_code(msg["curAction"], self.level, self.rules)
-            self.history.append((seat, action))
+            self._record_action(seat, action)
             if isinstance(action, Combo):
                 for card in action.cards:
                     self._move(seat, None, card)
@@ -163,9 +188,14 @@ class Client:
             self._new_game()
         elif stage == "gameResult":
             self.result = msg
-        return None
 
-    def _act(self, msg: dict[str, Any]) -> str:
+    def _record_action(self, seat: int, action: Action) -> None:
+        if len(self.history) >= MAX_DEAL_ACTIONS:
+            raise ProtocolError(f"more than {MAX_DEAL_ACTIONS} actions in one deal")
+        self.history.append((seat, action))
+
+    def _read_act(self, msg: dict[str, Any]) -> tuple[Observation, list[Action]]:
+        """The observation at the ``act`` message `msg` and the actions it lists."""
         if self.seat is None:
             raise ProtocolError("an act message before the beginning message")
         team = self.seat % 2
@@ -177,8 +207,10 @@ class Client:
             )
         if Hand([card_from_code(c) for c in msg["handCards"]]) != self.hand:
             raise ProtocolError(f"the hand of the act message is not the hand the messages so far leave seat {self.seat}")
-        obs = self.observation(msg)
-        legal = [action_from_code(c, self.level, self.rules) for c in msg["actionList"]]
+        return self.observation(msg), [action_from_code(c, self.level, self.rules) for c in msg["actionList"]]
+
+    def _answer(self, obs: Observation, legal: list[Action]) -> str:
+        """The reply choosing the bot's action among `legal`."""
         action = self._decide(obs, legal)
         try:
             index = legal.index(action)
@@ -191,18 +223,32 @@ class Client:
     # ------------------------------------------------------------ the connection
 
     async def run(self) -> Optional[dict[str, Any]]:
-        """Connects, plays until the server closes the connection; returns the ``gameResult`` message (None if the match was stopped)."""
+        """Connects, plays until the server closes the connection; returns the
+        ``gameResult`` message (None if the match was stopped: `stopped` says
+        how). A message the protocol does not allow, one over the client's size
+        limit or a connection cut in the middle of a message raises
+        `ProtocolError` (the connection is closed with code 1002)."""
         from websockets.asyncio.client import connect
         from websockets.exceptions import ConnectionClosed
 
-        async with connect(self.url, ping_interval=None) as ws:
+        async with connect(
+            self.url, ping_interval=None, max_size=CLIENT_MAX_MESSAGE, max_queue=CLIENT_MAX_QUEUE,
+            open_timeout=OPEN_TIMEOUT, close_timeout=CLOSE_TIMEOUT, compression=None,
+        ) as ws:
             try:
-                async for text in ws:
-                    out = self.handle(json.loads(text))
+                while True:
+                    out = self.handle(m.decode(await ws.recv()))
                     if out is not None:
                         await ws.send(out)
-            except ConnectionClosed:
-                pass
+            except ConnectionClosed as e:
+                fault = peer_fault(e)
+                if fault is not None:
+                    raise ProtocolError(f"the server {fault}") from None
+                if self.result is None:
+                    self.stopped = f"the server {closed_reason(e)}"
+            except ProtocolError as e:
+                await ws.close(1002, printable(e, 120))
+                raise
         return self.result
 
     def play(self) -> Optional[dict[str, Any]]:

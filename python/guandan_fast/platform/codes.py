@@ -11,7 +11,7 @@ from typing import Any, Union
 
 from guandan_fast._core import PASS, Card, Combo, GuandanError, Hand, Pass, Return, Rules, Tribute
 
-__all__ = ["Action", "ProtocolError", "action_code", "action_from_code", "card_code", "card_from_code", "cards_code"]
+__all__ = ["CARD_CODES", "Action", "ProtocolError", "action_code", "action_from_code", "card_code", "card_from_code", "cards_code"]
 
 Action = Union[Combo, Pass, Tribute, Return]
 
@@ -62,6 +62,8 @@ def card_from_code(code: object) -> Card:
 
 #: Engine card text -> platform code, for every card.
 _CODE_OF_TEXT = {str(c): card_code(c) for c in (Card.from_index(i) for i in range(54))}
+#: Every card code.
+CARD_CODES = frozenset(_CODE_OF_TEXT.values())
 
 
 def cards_code(cards: Any) -> list[str]:

@@ -1,18 +1,31 @@
 """The match record of the platform server: one JSON line per game (its
 seed, rules and every action as platform codes, deal by deal, with the moves
 a fallback policy made), a line per aborted match, and the final tallies.
-`replay` rebuilds a game line's `Game` exactly."""
+The line builders here are the format's one definition (the referee fills a
+game line's deals as they are played); `RecordFile` appends lines, `replay`
+rebuilds a game line's `Game` exactly. A line that is not a record's raises
+`InvalidArgumentError`."""
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
-from guandan_fast._core import Game, Rules
+from guandan_fast._core import Game, GuandanError, InvalidArgumentError, Rules
 from guandan_fast.platform.codes import action_from_code
 
-__all__ = ["read_record", "replay", "rules_from_record", "rules_to_record"]
+__all__ = [
+    "RecordFile",
+    "aborted_line",
+    "game_line",
+    "read_record",
+    "replay",
+    "result_line",
+    "rules_from_record",
+    "rules_to_record",
+]
 
 
 def rules_to_record(rules: Rules) -> dict[str, Any]:
@@ -29,10 +42,73 @@ def rules_from_record(data: dict[str, Any]) -> Rules:
     return Rules(**d)
 
 
+def game_line(table: int, game: int, seed: int, seats: Mapping[int, str], rules: Rules) -> dict[str, Any]:
+    """The line of game `game` (from 0) of a table's match as it starts: its
+    ``deals`` are filled in as they are played (``{"level", "actions": [[seat,
+    code], ...]}``), then ``winner`` and ``levels`` are added (or ``type``
+    becomes ``"aborted"`` with a ``reason``)."""
+    return {"type": "game", "table": table, "game": game, "seed": seed, "seats": seats, "rules": rules_to_record(rules), "deals": []}
+
+
+def result_line(table: int, games: int, wins: list[int], draws: list[int]) -> dict[str, Any]:
+    """The tallies of a match played to its end: games won and drawn per seat."""
+    return {"type": "result", "table": table, "games": games, "victoryNum": wins, "draws": draws}
+
+
+def aborted_line(table: int, reason: str, games: int, wins: list[int], draws: list[int]) -> dict[str, Any]:
+    """The tallies of a match stopped after `games` games, and why."""
+    return {"type": "aborted", "table": table, "reason": reason, "games": games, "victoryNum": wins, "draws": draws}
+
+
+class RecordFile:
+    """A record file open for appending, each line written through at once.
+    Opening it writes nothing, but tries a write of no bytes: a missing
+    folder, a directory, a file that may not be written or a device that takes
+    no data (``/dev/full``) raise `InvalidArgumentError` here, not at the
+    first line."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        if not isinstance(path, (str, os.PathLike)):
+            raise InvalidArgumentError(f"record must be a file path or None, not a {type(path).__name__}")
+        self.path = Path(path)
+        try:
+            self._file = open(self.path, "a", encoding="utf-8")
+        except OSError as e:
+            raise InvalidArgumentError(f"cannot write the record {self.path}: {e.strerror or e}") from None
+        try:
+            os.write(self._file.fileno(), b"")
+        except OSError as e:
+            self._file.close()
+            raise InvalidArgumentError(f"cannot write the record {self.path}: {e.strerror or e}") from None
+
+    def write(self, line: Mapping[str, Any]) -> None:
+        """Appends `line` as one JSON line; `OSError` when the file takes no more."""
+        self._file.write(json.dumps(line) + "\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        """Closes the file (a line not yet written through is dropped)."""
+        try:
+            self._file.close()
+        except OSError:
+            pass
+
+
 def read_record(path: str | Path) -> list[dict[str, Any]]:
     """Every line of a record file as a dict."""
+    out = []
     with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+        for n, text in enumerate(f, start=1):
+            if not text.strip():
+                continue
+            try:
+                line = json.loads(text)
+            except ValueError:
+                raise InvalidArgumentError(f"{path} line {n} is not a JSON record line (cut short?): {text[:60]!r}") from None
+            if not isinstance(line, dict):
+                raise InvalidArgumentError(f"{path} line {n} is not a record line (a JSON object): {text[:60]!r}")
+            out.append(line)
+    return out
 
 
 def _actions(line: dict[str, Any], rules: Rules) -> Iterable[tuple[int, Any]]:
@@ -41,7 +117,14 @@ def _actions(line: dict[str, Any], rules: Rules) -> Iterable[tuple[int, Any]]:
             yield seat, action_from_code(code, deal["level"], rules)
 
 
-def replay(line: dict[str, Any]) -> Game:
+def replay(line: object) -> Game:
     """The `Game` a record's game (or aborted) line rebuilds: its seed, rules and actions."""
-    rules = rules_from_record(line["rules"])
-    return Game.replay(list(_actions(line, rules)), seed=line["seed"], rules=rules)
+    if not isinstance(line, dict) or line.get("type") not in ("game", "aborted") or "deals" not in line:
+        raise InvalidArgumentError(f"replay takes a record's game or aborted-game line (a dict with deals), not {line!r:.60}")
+    try:
+        rules = rules_from_record(line["rules"])
+        return Game.replay(list(_actions(line, rules)), seed=line["seed"], rules=rules)
+    except GuandanError as e:
+        raise InvalidArgumentError(f"the record line does not replay: {e}") from None
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise InvalidArgumentError(f"not a record game line: {type(e).__name__} {str(e)[:60]}") from None

@@ -1,87 +1,97 @@
-"""The referee: a websocket server that speaks the competition platform's
-protocol (docs/platform.md) to four seats, some of which may be built-in
-bots, and records every game.
+"""The platform server: websockets in front of the `Referee` (referee.py).
 
 Clients connect to ``ws://HOST:PORT/game/{name}`` and are seated in order
-of connection (skipping the bots' seats); the match starts when every seat
-is taken. Nothing a client sends can stop the server: a malformed or
-out-of-range reply is logged and waited on, a disconnect stops the match
-(recorded as aborted), a client beyond the table's seats is refused.
+of connection, skipping the bots' seats (seating.py); the match starts when
+every seat is taken. This layer only moves frames: it keeps each client's
+frames until the referee reads them, carries out the referee's events
+(sends, log lines, record lines), and tells the referee what happened — a
+reply, a timeout on its clock, a disconnect, the server stopping. Nothing a
+client sends can stop the server or make it grow without bound: every limit
+is in transport.py and docs/platform.md ("Limits").
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+from collections import deque
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from guandan_fast._core import Game, Return, Rules, _check_policy, policy_action
-from guandan_fast.bots import decision_seed
-from guandan_fast.platform import messages as m
-from guandan_fast.platform.codes import Action, ProtocolError, action_code, card_code, cards_code
-from guandan_fast.platform.record import rules_to_record
+from guandan_fast._core import InvalidArgumentError, Rules
+from guandan_fast.arguments import check_callable, check_int, check_seconds
+from guandan_fast.platform.record import RecordFile
+from guandan_fast.platform.referee import Ask, Event, Log, MatchAborted, Record, Referee, Send, match_options
+from guandan_fast.platform.rules import DRAW_DROPS, PLATFORM_RULES, platform_rules
+from guandan_fast.platform.seating import Seating, parse_bots
+from guandan_fast.platform.transport import (
+    CLOSE_TIMEOUT,
+    MAX_PENDING,
+    MAX_PENDING_BYTES,
+    OPEN_TIMEOUT,
+    SEND_TIMEOUT,
+    SERVER_MAX_MESSAGE,
+    closed_reason,
+    printable,
+    size_text,
+)
 
 __all__ = ["DRAW_DROPS", "PLATFORM_RULES", "MatchAborted", "Server", "parse_bots", "platform_rules"]
 
-#: The platform's rule preset: a game ends when a team at A finishes first
-#: and second; two failed attempts at A drop a team to 2.
-PLATFORM_RULES: dict[str, Any] = {"a_pass": "double_down", "a_max_attempts": 2, "a_fail_reset": "2"}
-#: Drops from A to 2 in one game after which the platform calls it a draw.
-DRAW_DROPS = 50
+@dataclass(eq=False)
+class _Client:
+    """A connected client: its connection, its frames the referee has not read
+    yet (`MAX_PENDING` of them and `MAX_PENDING_BYTES` at most), and why it left."""
 
-
-def platform_rules(**overrides: Any) -> Rules:
-    """The platform's rules, with any `Rules` option changed by `overrides`."""
-    return Rules(**{**PLATFORM_RULES, **overrides})
-
-
-def parse_bots(text: str) -> dict[int, str]:
-    """``"1:mc:200,3:greedy"`` -> ``{1: "mc:200", 3: "greedy"}`` (seats 0..3, policies checked)."""
-    bots: dict[int, str] = {}
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        seat, sep, policy = part.partition(":")
-        if not sep or seat.strip() not in ("0", "1", "2", "3"):
-            raise ValueError(f"a bot is SEAT:POLICY with a seat 0..3, like 1:mc:200; got {part[:40]!r}")
-        if int(seat) in bots:
-            raise ValueError(f"seat {seat} is given two bots")
-        bots[int(seat)] = _check_policy(policy.strip())
-    if len(bots) == 4:
-        raise ValueError("four bots leave no seat for a client")
-    return bots
-
-
-class MatchAborted(Exception):
-    """The match cannot go on (a client left); the text says why."""
-
-
-_CLOSED = object()
-
-
-@dataclass
-class _Seat:
-    """A connected client."""
-
-    seat: int
     name: str
     conn: Any
-    queue: "asyncio.Queue[Any]" = field(default_factory=asyncio.Queue)
+    frames: deque[Any] = field(default_factory=deque)
+    pending_bytes: int = 0
+    arrived: asyncio.Event = field(default_factory=asyncio.Event)
     closed: Optional[str] = None
-    seated: bool = False
+
+    def push(self, frame: Any) -> bool:
+        """Keeps `frame` for the referee; False (nothing kept) when that would exceed the limits."""
+        if len(self.frames) >= MAX_PENDING or self.pending_bytes + len(frame) > MAX_PENDING_BYTES:
+            return False
+        self.frames.append(frame)
+        self.pending_bytes += len(frame)
+        self.arrived.set()
+        return True
+
+    def pop(self) -> Any:
+        """The oldest frame kept (None when there is none)."""
+        if not self.frames:
+            self.arrived.clear()
+            return None
+        frame = self.frames.popleft()
+        self.pending_bytes -= len(frame)
+        return frame
 
 
-@dataclass
-class _Deal:
-    """What the referee tracks of the deal in progress besides the game."""
+async def _within(seconds: float, work: Any) -> bool:
+    """Runs the awaitable `work` for at most `seconds`: True when it ended in time
+    (its error, if any, raised), False when it was cancelled. Unlike
+    `asyncio.wait_for`, a cancellation of the caller is never lost."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=seconds)
+    if not done:
+        task.cancel()
+        return False
+    task.result()
+    return True
 
-    record: list[list[Any]] = field(default_factory=list)
-    play_area: list[Optional[list[Any]]] = field(default_factory=lambda: [None] * 4)
-    last: tuple[int, Optional[list[Any]]] = (-1, None)
-    greater: tuple[int, Optional[list[Any]]] = (-1, None)
-    #: The code of every action listed so far (the same plays are listed again and again).
-    codes: dict[Action, list[Any]] = field(default_factory=dict)
+
+async def _hang_up(conn: Any, code: int, reason: str) -> None:
+    """Closes `conn` with `code`; a client that does not answer in time is cut off."""
+    try:
+        if await _within(CLOSE_TIMEOUT, conn.close(code, reason)):
+            return
+    except Exception:  # the connection was already gone
+        pass
+    conn.transport.abort()
 
 
 class Server:
@@ -89,7 +99,10 @@ class Server:
     (0: until stopped) of `games` games each; seats in `bots` are played by
     those built-in policies. `timeout` seconds (None: wait for ever) after an
     ``act`` a seat's move is made by the `fallback` policy and recorded as
-    such. `record` is a JSON-lines file (appended to); `log` prints one line."""
+    such. `record` is a JSON-lines file (appended to; checked here); `log`
+    prints one line. `send_timeout`: seconds a client may leave its messages
+    unread (its buffers full) before it is dropped. Bad arguments raise
+    `InvalidArgumentError`."""
 
     def __init__(
         self,
@@ -106,290 +119,261 @@ class Server:
         tables: int = 1,
         draw_drops: int = DRAW_DROPS,
         log: Callable[[str], None] = print,
+        send_timeout: float = SEND_TIMEOUT,
     ) -> None:
-        self.rules = platform_rules() if rules is None else rules
-        if self.rules.best_of != 1:
-            raise ValueError("a platform match is a number of games (games=N); best_of does not apply")
-        if games < 1 or tables < 0 or draw_drops < 1:
-            raise ValueError("games and draw_drops must be at least 1, tables at least 0")
-        self.host, self.port, self.games, self.seed = host, port, games, seed
-        self.bots = dict(bots or {})
-        if any(s not in range(4) for s in self.bots) or len(self.bots) > 3:
-            raise ValueError("bots are seats 0..3, at most three")
-        self.bots = {s: _check_policy(p) for s, p in self.bots.items()}
+        self.rules, self.bots, self.fallback = match_options(rules, bots, fallback, games=games, seed=seed, draw_drops=draw_drops)
+        if not isinstance(host, str) or not host:
+            raise InvalidArgumentError(f"host must be an address (a str), not {host!r:.40}")
+        self.host, self.port = host, check_int("port", port, 0, 65535)
+        self.games, self.seed, self.draw_drops = games, seed, draw_drops
+        self.tables = check_int("tables", tables, 0, 2**32)
+        self.timeout = None if timeout is None else check_seconds("timeout", timeout, or_none=True)
+        self.send_timeout = check_seconds("send_timeout", send_timeout)
+        check_callable("log", log, none=False)
+        if record is not None:
+            RecordFile(record).close()  # a record that cannot be written is refused now, not after a game
         self.record_path = Path(record) if record is not None else None
-        self.timeout = timeout
-        self.fallback = _check_policy(fallback)
-        self.tables, self.draw_drops, self.log = tables, draw_drops, log
-        self.seats: dict[int, _Seat] = {}
+        self.log = log
+        self.seating: Seating[_Client] = Seating(self.bots)
         self.results: list[dict[str, Any]] = []
-        self._pending: dict[Any, int] = {}
+        #: Record lines that could not be written (each went to the log instead).
+        self.record_failures = 0
+        self._record: Optional[RecordFile] = None
         self._full = asyncio.Event()
         self._left = asyncio.Event()
-        self._playing = False
-        self._bot_decisions = [0, 0, 0, 0]
+        self._asked_at = 0.0
+        self._serving: Optional[asyncio.Task[Any]] = None
+        self._stop_reason: Optional[str] = None
 
     # ------------------------------------------------------------ connections
-
-    def _open_seats(self) -> list[int]:
-        taken = set(self.seats) | set(self._pending.values()) | set(self.bots)
-        return [s for s in range(4) if s not in taken]
 
     def _process_request(self, connection: Any, request: Any) -> Any:
         path = request.path
         if not path.startswith("/game/"):
             return connection.respond(HTTPStatus.NOT_FOUND, "connect to /game/{name}\n")
-        free = self._open_seats()
-        if self._playing or not free:
-            self.log(f"refused a client at {path}: the table is full")
+        if not self.seating.open:
+            self.log(f"refused a client at {printable(path)}: the table is full")
             return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "the table is full: every seat is taken\n")
-        self._pending[connection] = free[0]
-        return None
+        return None  # the seat is taken once the connection is open (a failed handshake holds none)
 
     async def _handler(self, connection: Any) -> None:
-        seat = self._pending.pop(connection, None)
+        from websockets.exceptions import ConnectionClosed
+
+        client = _Client(printable(connection.request.path[len("/game/"):], 40) or "?", connection)
+        seat = self.seating.take(client)
         if seat is None:  # the table filled between handshake and handler
-            await connection.close(1013, "the table is full")
+            await _hang_up(connection, 1013, "the table is full")
             return
-        name = connection.request.path[len("/game/"):][:40] or "?"
-        s = _Seat(seat, name, connection)
-        self.seats[seat] = s
-        self.log(f"seat {seat}: {name} connected")
-        if not self._open_seats():
+        self.log(f"seat {seat}: {client.name} connected")
+        if self.seating.full:
             self._full.set()
+        hang_up: Optional[asyncio.Future[None]] = None
         try:
-            async for msg in connection:
-                s.queue.put_nowait(msg)
+            while client.push(await connection.recv()):
+                pass
+            client.closed = f"flooded the server (over {MAX_PENDING} messages or {size_text(MAX_PENDING_BYTES)} unread): dropped"
+            hang_up = asyncio.ensure_future(_hang_up(connection, 1008, "too many messages unread"))
+            while True:
+                await connection.recv()  # dropped unread, so that its close frame gets through
+        except ConnectionClosed as e:
+            client.closed = client.closed or closed_reason(e)
         except Exception as e:  # a broken connection ends like a closed one
-            s.closed = f"connection error {type(e).__name__}"
+            client.closed = client.closed or f"connection error {type(e).__name__}"
         finally:
-            code = getattr(connection, "close_code", None)
-            s.closed = s.closed or f"disconnected (close code {code})"
-            s.queue.put_nowait(_CLOSED)
+            if hang_up is not None:
+                await hang_up
+            client.closed = client.closed or "disconnected"
+            client.arrived.set()
             self._left.set()
-            if not self._playing and not s.seated and self.seats.get(seat) is s:
-                del self.seats[seat]
+            if self.seating.leave(seat, client):
                 self._full.clear()
-                self.log(f"seat {seat}: {name} left before the match")
+                self.log(f"seat {seat}: {client.name} left before the match: {client.closed}")
 
     async def serve(self, ready: Optional[Callable[[int], None]] = None) -> list[dict[str, Any]]:
         """Runs the tables; returns each match's result (as recorded). `ready`
-        is called with the port once the server listens (port 0: a free one)."""
+        is called with the port once the server listens (port 0: a free one).
+        After `stop` it returns what was played, the match in progress recorded
+        as aborted; cancelled, it records that match likewise and re-raises."""
         from websockets.asyncio.server import serve  # the platform extra
 
-        async with serve(self._handler, self.host, self.port, process_request=self._process_request, ping_interval=None) as server:
-            self.port = next(iter(server.sockets)).getsockname()[1]
-            self.log(f"listening on ws://{self.host}:{self.port}/game/{{name}}; seats for clients: {self._open_seats()}")
-            if ready is not None:
-                ready(self.port)
-            table = 0
-            while self.tables == 0 or table < self.tables:
-                await self._full.wait()
-                if self._open_seats():  # someone left as the table filled
-                    self._full.clear()
-                    continue
-                self._playing = True
-                for s in self.seats.values():
-                    s.seated = True
-                try:
-                    self.results.append(await self._match(table))
-                finally:
-                    self._playing = False
-                    for s in list(self.seats.values()):
-                        await s.conn.close(1000, "the match is over")
-                    self.seats.clear()
-                    self._full.clear()
-                    self._left.clear()
-                table += 1
+        self._serving = asyncio.current_task()
+        self._record = RecordFile(self.record_path) if self.record_path is not None else None
+        try:
+            async with serve(
+                self._handler, self.host, self.port, process_request=self._process_request, ping_interval=None,
+                max_size=SERVER_MAX_MESSAGE, open_timeout=OPEN_TIMEOUT, close_timeout=CLOSE_TIMEOUT, compression=None,
+            ) as server:
+                self.port = next(iter(server.sockets)).getsockname()[1]
+                self.log(f"listening on ws://{self.host}:{self.port}/game/{{name}}; seats for clients: {self.seating.open_seats()}")
+                if ready is not None:
+                    ready(self.port)
+                await self._tables()
+        except asyncio.CancelledError:
+            if self._stop_reason is None:
+                raise
+            uncancel = getattr(self._serving, "uncancel", None)
+            if uncancel is not None:
+                uncancel()
+        finally:
+            if self._record is not None:
+                self._record.close()
         return self.results
 
-    # ------------------------------------------------------------ sending and asking
+    def stop(self, why: str = "the server was stopped") -> None:
+        """Stops `serve`: the match in progress is recorded as aborted (`why`), every
+        client gets a close frame (1001), and `serve` returns. Call it from the
+        server's event loop (a signal handler added with ``loop.add_signal_handler``)."""
+        if self._serving is not None:
+            self._stop_reason = self._stop_reason or why
+            self._serving.cancel()
 
-    async def _send(self, seat: int, msg: dict[str, Any]) -> None:
-        s = self.seats.get(seat)
-        if s is None:
-            return
-        if s.closed:
-            raise MatchAborted(f"seat {seat} ({s.name}) {s.closed}")
-        try:
-            await s.conn.send(json.dumps(msg))
-        except Exception:
-            raise MatchAborted(f"seat {seat} ({s.name}) {s.closed or 'disconnected'}") from None
-
-    async def _notify(self, msg: dict[str, Any]) -> None:
-        for seat in range(4):
-            await self._send(seat, msg)
-
-    def _check_left(self) -> None:
-        for s in self.seats.values():
-            if s.closed:
-                raise MatchAborted(f"seat {s.seat} ({s.name}) {s.closed}")
-
-    async def _ask(self, game: Game, msg: dict[str, Any], legal: list[Action]) -> tuple[Action, Optional[str]]:
-        """The action the seat to move chooses among `legal` (answering `msg`),
-        and the fallback policy's name when it did not answer in time."""
-        seat = game.current_player
-        assert seat is not None
-        s = self.seats[seat]
-        while not s.queue.empty():  # what it sent unasked
-            stale = s.queue.get_nowait()
-            if stale is _CLOSED:
-                raise MatchAborted(f"seat {seat} ({s.name}) {s.closed}")
-            self.log(f"seat {seat} ({s.name}): ignored a message sent unasked: {str(stale)[:80]!r}")
-        await self._send(seat, msg)
-        loop = asyncio.get_running_loop()
-        deadline = None if self.timeout is None else loop.time() + self.timeout
-        while True:
-            self._check_left()
-            get = asyncio.ensure_future(s.queue.get())
-            left = asyncio.ensure_future(self._left.wait())
-            wait = None if deadline is None else max(0.0, deadline - loop.time())
-            done, _ = await asyncio.wait({get, left}, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
-            left.cancel()
-            if get not in done:
-                get.cancel()
-                if left in done:
-                    self._check_left()
-                    self._left.clear()
-                    continue
-                self.log(f"seat {seat} ({s.name}): no valid reply in {self.timeout} s; {self.fallback} moves for it")
-                return policy_action(game, self.fallback, mode="cards"), self.fallback
-            item = get.result()
-            if item is _CLOSED:
-                raise MatchAborted(f"seat {seat} ({s.name}) {s.closed}")
+    async def _tables(self) -> None:
+        table = 0
+        while self.tables == 0 or table < self.tables:
+            await self._full.wait()
+            if not self.seating.full:  # someone left as the table filled
+                self._full.clear()
+                continue
+            self.seating.start_match()
             try:
-                return legal[m.parse_reply(item, len(legal) - 1)], None
-            except ProtocolError as e:
-                self.log(f"seat {seat} ({s.name}): invalid reply {str(item)[:80]!r}: {e}; waiting for a valid one")
+                self.results.append(await self._match(table))
+            finally:
+                seated = list(self.seating.clients.values())
+                self.seating.end_match()  # the next table's clients may connect while these are closed
+                self._full.clear()
+                self._left.clear()
+                code, why = (1001, "the server is stopping") if self._stop_reason else (1000, "the match is over")
+                await asyncio.gather(*(_hang_up(c.conn, code, why) for c in seated))
+            table += 1
 
-    async def _decide(self, game: Game, stage: str, deal: _Deal) -> None:
-        """Asks the seat to move (a client, or its bot) and applies its action."""
-        seat = game.current_player
-        assert seat is not None
-        fallback: Optional[str] = None
-        if seat in self.bots:
-            self._bot_decisions[seat] += 1
-            k = self._bot_decisions[seat]
-            policy = self.bots[seat]
-            action = await asyncio.to_thread(policy_action, game, policy, seed=decision_seed(self.seed + seat, k))
-        else:
-            legal = game.legal_actions("cards")
-            known = deal.codes
-            codes = [known[a] if a in known else known.setdefault(a, action_code(a)) for a in legal]
-            cur, greater = deal.last, deal.greater
-            if stage != "play" or game.top is None:
-                cur, greater = (-1, None), (-1, None)
-            levels = game.levels
-            team = seat % 2
-            ranks = (levels[team], levels[1 - team], game.level)
-            public = [{"rest": n, "playArea": deal.play_area[i]} for i, n in enumerate(game.hand_sizes)]
-            msg = m.act(stage, cards_code(game.hands[seat]), public, ranks, cur, greater, codes)
-            action, fallback = await self._ask(game, msg, legal)
-        game.apply(action)
-        entry: list[Any] = [seat, action_code(action)]
-        if fallback is not None:
-            entry.append({"fallback": fallback})
-        deal.record.append(entry)
-
-    # ------------------------------------------------------------ the match
+    # ------------------------------------------------------------ one match
 
     async def _match(self, table: int) -> dict[str, Any]:
-        names = {s: (self.seats[s].name if s in self.seats else f"bot {self.bots[s]}") for s in range(4)}
-        self.log(f"table {table}: " + ", ".join(f"seat {s} {names[s]}" for s in range(4)))
-        wins, draws = [0] * 4, [0] * 4
-        self._bot_decisions = [0, 0, 0, 0]
-        for g in range(self.games):
-            seed = (self.seed + g) % 2**64
-            game = Game(self.rules, seed=seed)
-            line: dict[str, Any] = {"type": "game", "table": table, "game": g, "seed": seed, "seats": names, "rules": rules_to_record(self.rules), "deals": []}
-            try:
-                winner = await self._game(game, line)
-            except MatchAborted as e:
-                line["type"] = "aborted"
-                line["reason"] = str(e)
-                self._write(line)
-                self.log(f"table {table}: match stopped: {e}")
-                self.log("waiting for the next table" if self.tables == 0 or table + 1 < self.tables else "no more tables: exiting")
-                result = {"type": "aborted", "table": table, "reason": str(e), "games": g, "victoryNum": wins, "draws": draws}
-                self._write(result)
-                return result
-            if winner is None:
-                draws = [d + 1 for d in draws]
-            else:
-                for s in (winner, winner + 2):
-                    wins[s] += 1
-            line["winner"] = winner
-            line["levels"] = list(game.levels)
-            self._write(line)
-            await self._notify(m.game_over(g + 1, self.games))
+        """Referees one match of the seated clients; its result line."""
+        ref = Referee(
+            {s: c.name for s, c in self.seating.clients.items()}, bots=self.bots, games=self.games, seed=self.seed,
+            rules=self.rules, table=table, fallback=self.fallback, draw_drops=self.draw_drops,
+        )
+        events = ref.start()
         try:
-            await self._notify(m.game_result(wins, draws))
-        except MatchAborted:
-            pass
-        result = {"type": "result", "table": table, "games": self.games, "victoryNum": wins, "draws": draws}
-        self._write(result)
-        self.log(f"table {table}: games won per seat {wins}, draws {draws}")
-        return result
+            while True:
+                await self._carry_out(ref, events)
+                if ref.over:
+                    break
+                if ref.bot is not None:
+                    events = await self._play_bot(ref)
+                else:
+                    events = await self._next_input(ref)
+        except asyncio.CancelledError:
+            self._carry_out_offline(ref.stop(self._stop_reason or "the server was stopped"))
+            if ref.result is not None:
+                self.results.append(ref.result)
+            raise
+        assert ref.result is not None
+        if ref.result["type"] == "aborted":
+            self.log("waiting for the next table" if self.tables == 0 or table + 1 < self.tables else "no more tables: exiting")
+        return ref.result
 
-    async def _game(self, game: Game, line: dict[str, Any]) -> Optional[int]:
-        """Plays one game to its end; its winning team, or None for a draw."""
-        drops = 0
-        while True:
-            deal = _Deal()
-            line["deals"].append({"level": game.level, "actions": deal.record})
-            await self._deal(game, deal)
-            last = game.last_result
-            assert last is not None
-            drops += bool(last["a_reset"])
-            if game.phase == "match_over":
-                return game.game_winners[-1]
-            if drops >= self.draw_drops:
-                line["draw"] = f"{drops} drops from A"
-                return None
-            game.next_deal()
+    async def _play_bot(self, ref: Referee) -> list[Event]:
+        """The bot's move, played in a worker thread. Cancelled meanwhile, the
+        thread (which cannot be stopped) is waited for and its log and record
+        lines written, then the cancellation goes on."""
+        work = asyncio.ensure_future(asyncio.to_thread(ref.play_bot))
+        try:
+            return await asyncio.shield(work)
+        except asyncio.CancelledError:
+            self._carry_out_offline(await work)
+            raise
 
-    async def _deal(self, game: Game, deal: _Deal) -> None:
-        for seat in range(4):
-            await self._send(seat, m.beginning(cards_code(game.dealt[seat]), seat))
-        t = game.tribute
-        if t is not None and t["kind"] == "resisted":
-            f = game.deals[-1]["finish_order"]
-            losers = f[2:] if f[0] % 2 == f[1] % 2 else f[3:]
-            await self._notify(m.anti_tribute([s for s in losers if any(c.rank == "RJ" for c in game.dealt[s])]))
-        while game.phase == "tribute":
-            await self._decide(game, "tribute", deal)
-        if t is not None and t["kind"] in ("single", "double"):
-            t = game.tribute
-            assert t is not None
-            await self._notify(m.tribute_result([[g, r, card_code(c)] for g, r, c in t["tributes"]]))
-        while game.phase == "return":
-            await self._decide(game, "back", deal)
-        if t is not None and t["kind"] in ("single", "double"):
-            backs = [(s, a.card) for s, a in game.history if isinstance(a, Return)]
-            givers = {r: g for g, r, _ in t["tributes"]}
-            await self._notify(m.back_result([[s, givers[s], card_code(c)] for s, c in backs]))
-        while game.phase == "play":
-            mover = game.current_player
-            assert mover is not None
-            if game.top is None:
-                deal.play_area = [None] * 4
-                deal.greater = (-1, None)
-            await self._decide(game, "play", deal)
-            code = deal.record[-1][1]
-            deal.play_area[mover] = code
-            deal.last = (mover, code)
-            if code[0] != "PASS":
-                deal.greater = (mover, code)
-            await self._notify(m.play_notify(mover, code, deal.greater[0], deal.greater[1]))
-        rest = [[s, cards_code(h)] for s, h in enumerate(game.hands) if len(h)]
-        await self._notify(m.episode_over(list(game.finish_order), deal_level(game), rest))
+    def _carry_out_offline(self, events: list[Event]) -> None:
+        """Logs and records `events`; sends nothing (the server is stopping)."""
+        for event in events:
+            if isinstance(event, Log):
+                self.log(event.line)
+            elif isinstance(event, Record):
+                self._write(event.line)
 
     def _write(self, line: dict[str, Any]) -> None:
-        if self.record_path is not None:
-            with open(self.record_path, "a", encoding="utf-8") as f:
-                f.write(json.dumps(line) + "\n")
+        """Appends `line` to the record; when the file takes no more, the line goes to the log instead."""
+        if self._record is None:
+            return
+        try:
+            self._record.write(line)
+        except OSError as e:
+            self.record_failures += 1
+            self.log(f"cannot write the record {self._record.path}: {e.strerror or e}; the line follows instead")
+            self.log("record line: " + json.dumps(line))
 
+    async def _carry_out(self, ref: Referee, events: list[Event]) -> None:
+        """Sends, logs and records `events` in order. A send to a seat that has
+        left stops the match: the sends after it are dropped, the rest and the
+        referee's answer carried out. Cancelled during a send, the log and record
+        lines are still written before the cancellation goes on."""
+        pending = deque(events)
+        sending = True
+        cancelled: Optional[BaseException] = None
+        while pending:
+            event = pending.popleft()
+            if not isinstance(event, Send):
+                self._carry_out_offline([event])
+            elif sending:
+                try:
+                    why = await self._send(ref, event)
+                except asyncio.CancelledError as e:
+                    cancelled, sending = e, False
+                    continue
+                if why is not None:
+                    sending = False
+                    pending += ref.leave(event.seat, why)
+        if cancelled is not None:
+            raise cancelled
 
-def deal_level(game: Game) -> str:
-    """The level the deal just finished was played at."""
-    return game.deals[-1]["level"]
+    async def _send(self, ref: Referee, event: Send) -> Optional[str]:
+        """Sends `event`'s message; why its seat is gone if it is (then nothing is sent).
+        Before an `Ask`, the frames the seat sent unasked are logged and dropped."""
+        c = self.seating.clients[event.seat]
+        if c.closed:
+            return c.closed
+        if isinstance(event, Ask):
+            while (stale := c.pop()) is not None:
+                self._carry_out_offline(ref.unasked(event.seat, stale))
+        try:
+            sent = await _within(self.send_timeout, c.conn.send(json.dumps(event.message)))
+        except Exception:
+            return c.closed or "disconnected"
+        if not sent:
+            c.closed = c.closed or f"left its messages unread for {self.send_timeout:g} s: dropped"
+            c.conn.transport.abort()
+            return c.closed
+        if isinstance(event, Ask):
+            self._asked_at = asyncio.get_running_loop().time()
+        return None
+
+    async def _next_input(self, ref: Referee) -> list[Event]:
+        """Waits for what happens next to the asked seat — a frame, the end of its
+        time, a seat leaving — and tells the referee; the events it answers."""
+        seat = ref.awaiting
+        assert seat is not None
+        c = self.seating.clients[seat]
+        loop = asyncio.get_running_loop()
+        while True:
+            for other_seat, other in self.seating.clients.items():  # in order of connection
+                if other.closed:
+                    return ref.leave(other_seat, other.closed)
+            frame = c.pop()
+            if frame is not None:
+                return ref.receive(seat, frame)
+            arrived = asyncio.ensure_future(c.arrived.wait())
+            left = asyncio.ensure_future(self._left.wait())
+            wait = None if self.timeout is None else max(0.0, self._asked_at + self.timeout - loop.time())
+            try:
+                done, _ = await asyncio.wait({arrived, left}, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                arrived.cancel()
+                left.cancel()
+            if not done:
+                assert self.timeout is not None
+                return ref.timeout(self.timeout)
+            if left in done:
+                self._left.clear()
+

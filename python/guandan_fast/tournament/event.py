@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Union
 
 from guandan_fast._core import InvalidArgumentError, Rules
+from guandan_fast.arguments import check_callable, check_int
+from guandan_fast.distributed.backends import Backend, make_backend
+from guandan_fast.distributed.chunks import check_chunk
 from guandan_fast.tournament import formats
-from guandan_fast.tournament.match import AtLimit, LocalBackend, MatchResult, Player, check_player
+from guandan_fast.tournament.match import AtLimit, MatchResult, Player, check_player, play_on
 
-__all__ = ["Entrant", "Tournament", "TournamentResult"]
+__all__ = ["MAX_DEALS", "Entrant", "Tournament", "TournamentResult"]
+
+#: The longest deal limit a match takes (the engine counts deals in 32 bits).
+MAX_DEALS = 2**32 - 1
 
 
 @dataclass(frozen=True)
@@ -42,10 +50,12 @@ def _entrants(entrants: object, units: Optional[Sequence[Optional[str]]]) -> lis
     seen: dict[str, int] = {}
     for i, e in enumerate(items):
         if isinstance(entrants, Mapping):
-            e = Entrant(name=str(e[0]), player=e[1])
+            e = Entrant(name=e[0], player=e[1])
         elif not isinstance(e, Entrant):
             name = e if isinstance(e, str) else getattr(e, "name", None) or type(e).__name__
             e = Entrant(name=str(name), player=e)
+        if not isinstance(e.name, str) or not e.name.strip():
+            raise InvalidArgumentError(f"the name of entrant {i} must be a non-empty str, not {e.name!r:.40}")
         player = check_player(e.player, f"entrant {i} ({e.name!r:.40})")
         unit = e.unit if units is None else units[i]
         if unit is not None and not isinstance(unit, str):
@@ -133,18 +143,15 @@ class Tournament:
             raise InvalidArgumentError(f"best_of must be 1 or 3, not {best_of!r:.40}")
         if rules is not None and not isinstance(rules, Rules):
             raise InvalidArgumentError(f"rules must be a Rules or None, not a {type(rules).__name__}")
-        if max_deals is not None and (not isinstance(max_deals, int) or isinstance(max_deals, bool) or max_deals < 1):
-            raise InvalidArgumentError(f"max_deals must be a number of deals of at least 1, or None, not {max_deals!r:.40}")
+        if max_deals is not None:
+            check_int("max_deals (None: no limit)", max_deals, 1, MAX_DEALS)
         if not isinstance(at_limit, str) or at_limit not in ("levels", "sudden_death"):
             raise InvalidArgumentError(f"at_limit must be 'levels' or 'sudden_death', not {at_limit!r:.40}")
         if not isinstance(third_place, bool):
             raise InvalidArgumentError(f"third_place must be True or False, not {third_place!r:.40}")
-        if not isinstance(qualify_deals, int) or isinstance(qualify_deals, bool) or qualify_deals < 1:
-            raise InvalidArgumentError(f"qualify_deals must be a number of deals of at least 1, not {qualify_deals!r:.40}")
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
-            raise InvalidArgumentError(f"seed must be an int 0..2**64-1, not {seed!r:.40}")
-        if not isinstance(threads, int) or isinstance(threads, bool) or threads < 0:
-            raise InvalidArgumentError(f"threads must be an int of at least 0, not {threads!r:.40}")
+        check_int("qualify_deals", qualify_deals, 1, MAX_DEALS)
+        check_int("seed", seed, 0, 2**64 - 1)
+        check_int("threads", threads, 0, 2**32)
         self.entrants = _entrants(entrants, units)
         n = len(self.entrants)
         if format in ("qualify_final", "race") and n % 2:
@@ -168,16 +175,56 @@ class Tournament:
         self.seed = seed
         self.threads = threads
 
-    def run(self, backend: Any = None, progress: Optional[Callable[[int, int], None]] = None) -> TournamentResult:
-        """Plays the tournament: every round's matches through `backend.map(play_match, specs)`
-        (default: a `LocalBackend`, one native batch per round); `progress(done, total)`
-        after each batch (total grows when ties need extra deals)."""
+    def run(
+        self,
+        backend: Any = "local",
+        progress: Optional[Callable[[int, int], None]] = None,
+        *,
+        address: Optional[str] = None,
+        chunk: Optional[int] = None,
+        keep_games: bool = False,
+        on_match: Optional[Callable[[str, str, str, MatchResult], None]] = None,
+    ) -> TournamentResult:
+        """Plays the tournament, each batch of matches (a round, a play-off, an
+        extra deal) on `backend`: ``"local"`` (one native batch on `threads`
+        threads), ``"ray"`` (a Ray cluster at `address`), a backend object
+        (guandan_fast.distributed), or any object with ``map(func, items)``
+        (``map(play_match, specs)``). `chunk`: matches per chunk on a backend
+        (None: one batch locally, measured on a cluster). `progress(done, total)`
+        after each batch (total grows when ties need extra deals). The result
+        does not depend on the backend.
+
+        The result keeps a summary of each match (`MatchResult.summary`: no
+        games, so memory does not grow with the games played); `keep_games`
+        keeps every match's games too (`replay`, ``to_dict(records=True)``).
+        `on_match(stage, a, b, result)` is given each match with its games as
+        it is played, in order: a way to stream the records of a large field."""
         if backend is None:
-            backend = LocalBackend(self.threads)
-        if not callable(getattr(backend, "map", None)):
-            raise InvalidArgumentError(f"backend must have a map(func, items) method, not a {type(backend).__name__}")
+            backend = "local"
+        if isinstance(backend, (str, Backend)):
+            backend = make_backend(backend, threads=self.threads, address=address)
+        elif not callable(getattr(backend, "map", None)):
+            raise InvalidArgumentError(f"backend must be 'local', 'ray' or have a map(func, items) method, not a {type(backend).__name__}")
+        elif address is not None:
+            raise InvalidArgumentError(f"address={address!r} goes with backend='ray'")
+        check_chunk(chunk)
+        check_callable("progress", progress)
+        check_callable("on_match", on_match)
+        if not isinstance(keep_games, bool):
+            raise InvalidArgumentError(f"keep_games must be True or False, not {keep_games!r:.40}")
+        with backend if isinstance(backend, Backend) else contextlib.nullcontext():
+            return self._run(functools.partial(play_on, backend, chunk=chunk), progress, keep_games, on_match)
+
+    def _run(
+        self,
+        play_batch: Callable[[list[Any]], list[MatchResult]],
+        progress: Optional[Callable[[int, int], None]],
+        keep_games: bool,
+        on_match: Optional[Callable[[str, str, str, MatchResult], None]],
+    ) -> TournamentResult:
+        names = [e.name for e in self.entrants]
         rt = formats.Runner(
-            names=[e.name for e in self.entrants],
+            names=names,
             players=[e.player for e in self.entrants],
             units=[e.unit for e in self.entrants],
             rules=self.rules,
@@ -185,8 +232,10 @@ class Tournament:
             limit=self.max_deals,
             at_limit=self.at_limit,
             seed=self.seed,
-            backend=backend,
+            play_batch=play_batch,
             progress=progress,
+            keep_games=keep_games,
+            on_match=None if on_match is None else lambda stage, a, b, r: on_match(stage, names[a], names[b], r),
         )
         if self.format == "knockout":
             out = formats.knockout(rt, self.third_place)
@@ -198,7 +247,6 @@ class Tournament:
             out = formats.round_robin(rt)
         else:
             out = formats.swiss(rt, self.rounds)
-        names = rt.names
         standings = [dict(s, entrant=names[s["entrant"]], unit=self.entrants[s["entrant"]].unit) for s in out["standings"]]
         bracket = _named(out.get("bracket") or out.get("final"), names)
         return TournamentResult(

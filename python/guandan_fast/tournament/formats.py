@@ -31,7 +31,7 @@ from typing import Any, Callable, Optional, Sequence
 
 from guandan_fast._core import _RANKS, InvalidArgumentError
 from guandan_fast.tournament.draw import draw_bracket, draw_tables
-from guandan_fast.tournament.match import AtLimit, MatchResult, MatchSpec, Player, play_match, sub_seed
+from guandan_fast.tournament.match import AtLimit, MatchResult, MatchSpec, Player, sub_seed
 
 __all__ = ["FORMATS", "Runner"]
 
@@ -41,7 +41,7 @@ FORMATS = ("knockout", "qualify_final", "race", "round_robin", "swiss")
 
 @dataclass
 class Runner:
-    """What a format needs: the field, the match options, the seed and a way to play matches."""
+    """What a format needs: the field, the match options, the seed and a way to play a batch of matches."""
 
     names: list[str]
     players: list[Player]
@@ -51,18 +51,26 @@ class Runner:
     limit: Optional[int]
     at_limit: AtLimit
     seed: int
-    backend: Any
+    #: Plays a batch of matches, in order (`match.play_on` on the tournament's backend).
+    play_batch: Callable[[list[MatchSpec]], list[MatchResult]]
     progress: Optional[Callable[[int, int], None]] = None
+    #: Whether `matches` keeps each result's games (else its `MatchResult.summary`).
+    keep_games: bool = False
+    #: Given each match with its games as it is played: (stage, a, b, result).
+    on_match: Optional[Callable[[str, int, int, MatchResult], None]] = None
     total: int = 0
     done: int = 0
     #: Every match played, in order: (stage, a, b, result).
     matches: list[tuple[str, int, int, MatchResult]] = field(default_factory=list)
+    #: The rules of each kind of match, one dict shared by its specs.
+    _rules: dict[tuple[int, bool], dict[str, Any]] = field(default_factory=dict)
 
     def spec(self, a: int, b: int, *path: object, best_of: Optional[int] = None, limit: Any = "match", sudden_death: bool = False) -> MatchSpec:
         """The match of entrant `a` (team 0) against `b`, seeded by `path`."""
-        rules = dict(self.rules, best_of=self.best_of if best_of is None else best_of)
-        if sudden_death:
-            rules["sudden_death"] = True
+        key = (self.best_of if best_of is None else best_of, sudden_death)
+        rules = self._rules.get(key)
+        if rules is None:
+            rules = self._rules[key] = dict(self.rules, best_of=key[0], **({"sudden_death": True} if sudden_death else {}))
         return MatchSpec(
             a=self.players[a],
             b=self.players[b],
@@ -73,13 +81,15 @@ class Runner:
         )
 
     def play(self, stage: str, pairs: Sequence[tuple[int, int]], specs: Sequence[MatchSpec]) -> list[MatchResult]:
-        """Plays `specs` (the matches of `pairs`) through the backend and records them under `stage`."""
+        """Plays `specs` (the matches of `pairs`) as one batch and records them under `stage`."""
         if not specs:
             return []
         self.total = max(self.total, self.done + len(specs))
-        results: list[MatchResult] = list(self.backend.map(play_match, list(specs)))
-        for (a, b), r in zip(pairs, results):
-            self.matches.append((stage, a, b, r))
+        results = self.play_batch(list(specs))
+        for (a, b), spec, r in zip(pairs, specs, results):
+            if self.on_match is not None:
+                self.on_match(stage, a, b, r)
+            self.matches.append((stage, a, b, r if self.keep_games else r.summary(spec)))
         self.done += len(specs)
         if self.progress is not None:
             self.progress(self.done, self.total)

@@ -4,26 +4,28 @@ A match is described by a picklable `MatchSpec`; `play_matches` plays a list
 of them. Matches between built-in policies run natively on the engine's
 thread pool without the GIL; a match with a Python bot on either side is
 played in the calling thread, holding the GIL, one after the other.
+`play_on` plays a list on a backend (guandan_fast.distributed) in chunks.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal, Mapping, Sequence, TypeVar, Union
+from typing import Any, Literal, Mapping, Optional, Sequence, Union
 
-from guandan_fast._core import Game, InvalidArgumentError, Rules, _check_policy, _rebuild_game, play_bot_match, simulate_matches
+from guandan_fast._core import Game, InvalidArgumentError, InvalidStateError, Rules, _check_policy, _rebuild_game, play_bot_match, simulate_matches
 from guandan_fast.bots import Bot
+from guandan_fast.distributed.backends import Backend
+from guandan_fast.distributed.chunks import run_chunks
 
-__all__ = ["AtLimit", "LocalBackend", "MatchResult", "MatchSpec", "Player", "game_from_record", "play_match", "play_matches", "sub_seed"]
+__all__ = ["AtLimit", "MatchResult", "MatchSpec", "Player", "game_from_record", "play_match", "play_matches", "play_on", "sub_seed"]
 
 #: What a match does at its deal limit: end on levels, or switch to sudden death.
 AtLimit = Literal["levels", "sudden_death"]
 #: A built-in policy name (``random``, ``greedy``, ``mc:N``, ...) or a Python bot.
 Player = Union[str, Bot]
-
-T = TypeVar("T")
-R = TypeVar("R")
 
 
 def sub_seed(seed: int, *path: object) -> int:
@@ -88,9 +90,22 @@ class MatchResult:
     #: The Games as played (`replay` rebuilds them from seeds and actions).
     games: tuple[Game, ...]
 
+    def summary(self, spec: Optional[MatchSpec] = None) -> MatchResult:
+        """The result without its games (`spec` in place of its own, when given:
+        the one spec a tournament made, not a copy back from a backend)."""
+        return dataclasses.replace(self, spec=self.spec if spec is None else spec, games=())
+
+    def _games(self) -> tuple[Game, ...]:
+        if not self.games:
+            raise InvalidStateError(
+                "this MatchResult is a summary without its games: run the tournament with keep_games=True "
+                "(or on_match), or play its spec again with play_match(result.spec)"
+            )
+        return self.games
+
     def replay(self) -> list[Game]:
-        """The match's games rebuilt from their seeds and actions."""
-        return [Game.replay(g.actions, seed=s, rules=g.rules) for s, g in zip(self.seeds, self.games)]
+        """The match's games rebuilt from their seeds and actions (`InvalidStateError` for a `summary`)."""
+        return [Game.replay(g.actions, seed=s, rules=g.rules) for s, g in zip(self.seeds, self._games())]
 
     def to_dict(self, records: bool = False) -> dict[str, Any]:
         """The result as JSON-ready data; with `records`, every game's full record (see `game_from_record`)."""
@@ -104,19 +119,22 @@ class MatchResult:
             "game_seeds": list(self.seeds),
         }
         if records:
-            d["games"] = [_game_record(g) for g in self.games]
+            d["games"] = [_game_record(g) for g in self._games()]
         return d
 
 
 def _game_record(g: Game) -> dict[str, Any]:
-    _, (rules, origin, log) = g.__reduce__()
-    return {"rules": rules.to_dict(), "origin": list(origin), "log": [list(e) for e in log]}
+    _, (rules, record) = g.__reduce__()
+    return {"rules": rules.to_dict(), "record": record}
 
 
 def game_from_record(record: dict[str, Any]) -> Game:
     """Rebuilds a Game from `MatchResult.to_dict(records=True)["games"][i]` (as read back from JSON)."""
     rules = dict(record["rules"])
     rules["upgrade"] = {int(k): v for k, v in rules["upgrade"].items()}
+    if "record" in record:
+        return _rebuild_game(Rules(**rules), record["record"])
+    # Written by release 0.1.0: the origin and log as lists.
     return _rebuild_game(Rules(**rules), tuple(record["origin"]), [tuple(e) for e in record["log"]])
 
 
@@ -157,14 +175,14 @@ def play_matches(specs: Sequence[MatchSpec], threads: int = 0) -> list[MatchResu
     return [r for r in out if r is not None]
 
 
-class LocalBackend:
-    """Plays on this machine: `map(play_match, specs)` is one `play_matches` batch on `threads` threads."""
-
-    def __init__(self, threads: int = 0) -> None:
-        self.threads = threads
-
-    def map(self, func: Callable[[T], R], items: Sequence[T]) -> list[R]:
-        """`[func(x) for x in items]`, batched natively when `func` is `play_match`."""
-        if func is play_match:
-            return play_matches(items, self.threads)  # type: ignore[arg-type,return-value]
-        return [func(x) for x in items]
+def play_on(backend: Any, specs: Sequence[MatchSpec], chunk: Optional[int] = None) -> list[MatchResult]:
+    """Plays `specs` on `backend`, in order: on a `Backend` in chunks of `chunk`
+    matches (None: one native batch on a `LocalBackend`, measured chunks on a
+    cluster), each chunk one `play_matches` call; on any other object with
+    ``map(func, items)``, as ``backend.map(play_match, specs)``."""
+    specs = list(specs)
+    if not isinstance(backend, Backend):
+        return list(backend.map(play_match, specs))
+    work = functools.partial(play_matches, threads=backend.threads)
+    parts = run_chunks(backend, len(specs), work, chunk=chunk, item=lambda s: specs[s.start : s.start + s.size])
+    return [r for part in parts for r in part]

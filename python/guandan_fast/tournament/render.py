@@ -4,7 +4,7 @@ table for the terminal, and an SVG picture of the bracket (or standings)."""
 from __future__ import annotations
 
 import json
-from typing import Any, Optional
+from typing import IO, Any, Iterable, Optional
 from xml.sax.saxutils import escape
 
 from rich import box
@@ -14,7 +14,7 @@ from rich.tree import Tree
 
 from guandan_fast.tournament.event import TournamentResult
 
-__all__ = ["bracket_svg", "bracket_tree", "standings_table", "to_json"]
+__all__ = ["bracket_svg", "bracket_tree", "standings_table", "to_json", "write_json"]
 
 #: The standings figures shown, by format (beyond place, entrant and unit).
 _COLUMNS = {
@@ -29,6 +29,21 @@ _COLUMNS = {
 def to_json(result: TournamentResult, records: bool = False) -> str:
     """Standings, bracket and matches as JSON text (`TournamentResult.to_json`)."""
     return json.dumps(result.to_dict(records), ensure_ascii=False, indent=1)
+
+
+def write_json(result: TournamentResult, out: IO[str], matches: Optional[Iterable[str]] = None) -> None:
+    """Writes `to_json` of `result` (and a newline) to `out`; with `matches` (one
+    JSON line per match, in order, as ``dict(stage, a, b, **r.to_dict(True))``)
+    those lines stand for the matches, so that their games need not be in memory."""
+    if matches is None:
+        out.write(to_json(result) + "\n")
+        return
+    head = result.to_dict()
+    del head["matches"]  # the last key: the document is the head, then the matches copied in
+    out.write(json.dumps(head, ensure_ascii=False, indent=1)[:-2] + ',\n "matches": [')
+    for k, line in enumerate(matches):
+        out.write(("," if k else "") + "\n  " + line.rstrip("\n"))
+    out.write("\n ]\n}\n")
 
 
 def _cell(v: Any) -> str:

@@ -7,7 +7,7 @@ use crate::movegen::sinks::{Lists, Sink};
 use crate::movegen::tables::{value_mask, LADDER, MASKS_FOR, POP5, SF_KEEP, SF_WINDOWS, SUIT_BITS, WILD_MASKS};
 use crate::movegen::walker::MoveGen;
 
-/// Tier of a same-rank bomb of `size` cards in the bomb order (§4).
+/// Tier of a same-rank bomb of `size` cards in the bomb order (docs/rules.md §4).
 #[inline(always)]
 fn bomb_tier(size: u8) -> i32 {
     match size {

@@ -548,19 +548,3 @@ fn outcomes_bound_the_finishes_left() {
     assert_eq!(v(out.bounds_of(&st(1, [1, 0, 0, 0]))), (-3, -1));
     assert_eq!(v(out.bounds_of(&st(2, [0, 1, 0, 0]))), (1, 2));
 }
-
-#[test]
-#[ignore]
-fn explore_hard() {
-    let h = hands(["7c 7d 7d Jc Jd Kh Ks Kc Kd Ad", "8h 8s 8c 8d BJ", "7c", "5c 5d 6h 6s 7s 7s Th Jd Qd Kc RJ"]);
-    let mut st = PlayState::new(h, 8, 2, ComboRules::default());
-    st.top = Some(movegen::classify(CardSet::parse("Qh Qs Qd Kh Ks").unwrap(), 8, st.rules)[0]);
-    st.top_seat = 1;
-    let out = deal_score();
-    for bits in [14, 16] {
-        let mut s = Solver::with_table_bits(Budget::default(), bits);
-        let t0 = std::time::Instant::now();
-        let r = s.solve(&st, &out);
-        println!("bits {bits}: {:?} nodes {} {:?}", r.map(|r| r.value), s.nodes(), t0.elapsed());
-    }
-}

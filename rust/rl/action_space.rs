@@ -1,4 +1,5 @@
-//! The action space: one fixed index per action a seat can ever take.
+//! The action space: one fixed index per action a seat can ever take, and
+//! each index's entry, text and card feature.
 //!
 //! Index 0 is PASS; then every pattern-level play (the moves of
 //! `Mode::Pattern`: a declaration, the natural cards per rank and the
@@ -295,6 +296,46 @@ pub fn action_index(a: &Action, level: u8) -> Option<usize> {
 /// What index `i` stands for (`None` when `i >= SIZE`).
 pub fn entry(i: usize) -> Option<Entry> {
     table().entries.get(i).copied()
+}
+
+/// The card feature of index `i` at `level` (`None` when `i >= SIZE`): the
+/// 54 counts of its pattern made from the lowest faces of each rank (hearts
+/// first, two copies a face, the level's own hearts last as they are its
+/// wildcards; a straight flush's naturals in its suit) with its wildcards
+/// as the level's heart; a tribute or return is its one card, a pass zeros.
+/// RLCard's action feature, a function of the index alone.
+pub fn feature(i: usize, level: u8) -> Option<[u8; NUM_FACES]> {
+    let mut out = [0u8; NUM_FACES];
+    match entry(i)? {
+        Entry::Pass => {}
+        Entry::Tribute(c) | Entry::Return(c) => out[c.index()] = 1,
+        Entry::Play { combo, wild, naturals } => {
+            let lv = level as usize;
+            for (r, &n) in naturals.iter().enumerate().filter(|(_, &n)| n > 0) {
+                if r >= 13 {
+                    out[52 + r - 13] = n;
+                    continue;
+                }
+                let flush = [combo.suit as usize];
+                let order: &[usize] = match combo.suit {
+                    NO_SUIT if r == lv => &[1, 2, 3, 0],
+                    NO_SUIT => &[0, 1, 2, 3],
+                    _ => &flush,
+                };
+                let mut left = n;
+                for &s in order {
+                    let take = left.min(2);
+                    out[4 * r + s] = take;
+                    left -= take;
+                    if left == 0 {
+                        break;
+                    }
+                }
+            }
+            out[4 * lv] += wild;
+        }
+    }
+    Some(out)
 }
 
 fn card_text(c: Card) -> String {

@@ -45,8 +45,8 @@ pub struct MoveArrays {
     pub offsets: Vec<u64>,
 }
 
-/// Encodes `ms` as arrays (one item).
-pub fn encode(ms: &[Move]) -> MoveArrays {
+/// The moves `ms` as arrays (one item).
+pub fn move_arrays(ms: &[Move]) -> MoveArrays {
     let mut cards = vec![0u8; ms.len() * NUM_FACES];
     for (row, m) in cards.chunks_exact_mut(NUM_FACES).zip(ms) {
         fill_counts(row, m.cards);
@@ -62,7 +62,7 @@ pub fn encode(ms: &[Move]) -> MoveArrays {
 }
 
 /// Lists the legal plays of every hand (all at `level`, against the same
-/// `top`) in at most `threads` parts on the shared pool (0: one per core) and encodes them in one set of arrays.
+/// `top`) in at most `threads` parts on the shared pool (0: one per core) and writes them into one set of arrays.
 pub fn batch_legal_moves(hands: &[CardSet], level: u8, top: Option<Combo>, mode: Mode, rules: ComboRules, threads: usize) -> Result<MoveArrays> {
     batch_legal_moves_into(hands, level, top, mode, rules, threads, None)
 }

@@ -5,15 +5,32 @@
 
 use crate::cards::card::Card;
 use crate::cards::cardset::CardSet;
+use crate::error::Result;
 use crate::game::trick::{partner, PlayState};
 use crate::game::Action;
 use crate::movegen::combo::{rank_value, Kind};
 use crate::movegen::decompose::{decompose, min_plays};
 use crate::movegen::{ComboRules, Move};
+use crate::rng::Rng;
+use crate::search::choosers::Chooser;
+use crate::search::context::Context;
+use crate::search::run::Run;
 
 /// An opponent with this many cards or fewer may go out soon: worth a bomb
 /// or a broken group to stop.
 pub const RULE_DANGER: u32 = 6;
+
+/// Decomposition-driven rules: groups of a shortest decomposition, bombs
+/// held until they decide the deal, the partner's winning play left alone.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RuleBased;
+
+impl Chooser for RuleBased {
+    #[inline]
+    fn choose(&self, state: &PlayState, _: &Context, moves: &[Move], _: &mut Rng, _: &Run) -> Result<Option<usize>> {
+        Ok(choose(state, moves))
+    }
+}
 
 /// The rule policy's choice among `moves` for the seat to move (`None` = pass).
 pub fn choose(state: &PlayState, moves: &[Move]) -> Option<usize> {

@@ -1,7 +1,7 @@
 //! The two observation encodings as float32 vectors written into a slice:
 //! this package's own (`encode_observation`, `OBSERVATION_SIZE` values) and
-//! DanZero's 513-value state (`danzero_state`). The layouts are the tables
-//! of `python/guandan_fast/encoding.py` and docs/encodings.md; the fields are
+//! DanZero's 513-value state (`danzero_state`), laid out as the tables of
+//! [`crate::rl::fields`] say (docs/encodings.md lists them); the fields are
 //! filled from a [`View`], which borrows an `Observation` or reads a `Game`
 //! directly (no history copied).
 
@@ -11,22 +11,36 @@ use crate::game::levels::LevelState;
 use crate::game::observe::{knowledge, Observation};
 use crate::game::{Action, Game, Phase};
 use crate::movegen::Move;
+use crate::rl::fields::{DanZero as D, Field, Obs as O, DANZERO_FIELDS, OBSERVATION_FIELDS, SIZE_SCALE};
 
-/// Length of `encode_observation`.
-pub const OBSERVATION_SIZE: usize = 636;
-/// Length of `danzero_state`.
-pub const DANZERO_SIZE: usize = 513;
+pub use crate::rl::fields::{DANZERO_SIZE, OBSERVATION_SIZE};
+
 /// The largest A-failure count `encode_observation` writes (larger counts are clipped to it).
 pub const A_FAILS_CLIP: u8 = 3;
 /// The largest hand size either encoding writes (larger sizes are clipped to it).
 pub const SIZE_CLIP: u32 = 28;
+
+// The encoders below write one-hots and per-seat rows of these lengths.
+const _: () = {
+    assert!(O::Level.field().len == 13 && O::TopRank.field().len == 15 && O::FinishOrder.field().len == 16);
+    assert!(O::HandSizes.field().len == 4 && O::TopSeat.field().len == 4 && O::TributeCaps.field().len == 4);
+    assert!(D::SizeDown.field().len == 28 && D::Level.field().len == 13 && D::WildcardFlags.field().len == 12);
+};
+
+/// The fields of the observer's relative seats self, next, partner, prev.
+const PLAYED: [O; 4] = [O::PlayedSelf, O::PlayedNext, O::PlayedPartner, O::PlayedPrev];
+/// The same for next, partner, prev.
+const KNOWN: [O; 3] = [O::KnownNext, O::KnownPartner, O::KnownPrev];
+/// DanZero's fields of down, partner, up.
+const DZ_PLAYED: [D; 3] = [D::PlayedDown, D::PlayedPartner, D::PlayedUp];
+const DZ_SIZES: [D; 3] = [D::SizeDown, D::SizePartner, D::SizeUp];
 
 /// What one seat may know, as the encoders read it.
 #[derive(Clone, Copy, Debug)]
 pub struct View<'a> {
     pub seat: u8,
     pub level: u8,
-    pub lv: LevelState,
+    pub levels: LevelState,
     pub phase: Phase,
     pub hand: CardSet,
     pub sizes: [u32; 4],
@@ -46,7 +60,7 @@ impl<'a> View<'a> {
         View {
             seat: o.seat,
             level: o.level,
-            lv: o.lv,
+            levels: o.levels,
             phase: o.phase,
             hand: o.hand,
             sizes: o.sizes,
@@ -67,7 +81,7 @@ impl<'a> View<'a> {
         View {
             seat,
             level: p.level,
-            lv: g.lv,
+            levels: g.levels,
             phase: g.phase,
             hand: p.hands[seat as usize],
             sizes: p.hands.map(|h| h.len()),
@@ -128,36 +142,36 @@ pub fn encode_observation(v: &View, out: &mut [f32]) {
     let seat = v.seat;
     let rel = [seat, (seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4];
     let team = (seat % 2) as usize;
-    counts(&mut out[0..], v.hand);
-    counts(&mut out[54..], v.unseen());
+    counts(&mut out[O::Hand.at()..], v.hand);
+    counts(&mut out[O::Unseen.at()..], v.unseen());
+    for (f, &s) in PLAYED.iter().zip(&rel) {
+        counts(&mut out[f.at()..], v.played[s as usize]);
+    }
+    for (f, &s) in KNOWN.iter().zip(&rel[1..]) {
+        counts(&mut out[f.at()..], v.known[s as usize]);
+    }
     for (k, &s) in rel.iter().enumerate() {
-        counts(&mut out[108 + 54 * k..], v.played[s as usize]);
+        out[O::HandSizes.at() + k] = v.sizes[s as usize].min(SIZE_CLIP) as f32 / SIZE_SCALE;
     }
-    for (k, &s) in rel[1..].iter().enumerate() {
-        counts(&mut out[324 + 54 * k..], v.known[s as usize]);
-    }
-    for (k, &s) in rel.iter().enumerate() {
-        out[486 + k] = v.sizes[s as usize].min(SIZE_CLIP) as f32 / 27.0;
-    }
-    out[490 + v.level as usize] = 1.0;
-    out[503 + v.lv.levels[team] as usize] = 1.0;
-    out[516 + v.lv.levels[1 - team] as usize] = 1.0;
-    out[529] = v.lv.a_fails[team].min(A_FAILS_CLIP) as f32;
-    out[530] = v.lv.a_fails[1 - team].min(A_FAILS_CLIP) as f32;
-    out[531] = (v.lv.declarer == Some(team as u8)) as u8 as f32;
+    out[O::Level.at() + v.level as usize] = 1.0;
+    out[O::LevelOwnTeam.at() + v.levels.levels[team] as usize] = 1.0;
+    out[O::LevelOtherTeam.at() + v.levels.levels[1 - team] as usize] = 1.0;
+    out[O::AFails.at()] = v.levels.a_fails[team].min(A_FAILS_CLIP) as f32;
+    out[O::AFails.at() + 1] = v.levels.a_fails[1 - team].min(A_FAILS_CLIP) as f32;
+    out[O::DeclarerOwn.at()] = (v.levels.declarer == Some(team as u8)) as u8 as f32;
     if let Some((m, s)) = v.top {
-        counts(&mut out[532..], m.cards);
-        out[586 + m.combo.kind as usize] = 1.0;
-        out[596 + m.combo.rank as usize] = 1.0;
-        out[611 + ((s + 4 - seat) % 4) as usize] = 1.0;
+        counts(&mut out[O::TopCards.at()..], m.cards);
+        out[O::TopKind.at() + m.combo.kind as usize] = 1.0;
+        out[O::TopRank.at() + m.combo.rank as usize] = 1.0;
+        out[O::TopSeat.at() + ((s + 4 - seat) % 4) as usize] = 1.0;
     }
-    out[615] = (v.phase == Phase::Play && v.top.is_none()) as u8 as f32;
+    out[O::Leading.at()] = (v.phase == Phase::Play && v.top.is_none()) as u8 as f32;
     for (place, &s) in v.finish[..v.n_out as usize].iter().enumerate() {
-        out[616 + 4 * ((s + 4 - seat) % 4) as usize + place] = 1.0;
+        out[O::FinishOrder.at() + 4 * ((s + 4 - seat) % 4) as usize + place] = 1.0;
     }
     for (k, &s) in rel.iter().enumerate() {
         if let Some(cap) = v.caps[s as usize] {
-            out[632 + k] = (cap as f32 + 1.0) / 16.0;
+            out[O::TributeCaps.at() + k] = (cap as f32 + 1.0) / 16.0;
         }
     }
 }
@@ -240,14 +254,15 @@ pub fn danzero_state(v: &View, out: &mut [f32]) {
     let out = &mut out[..DANZERO_SIZE];
     let seat = v.seat;
     let team = (seat % 2) as usize;
-    let (down, partner, up) = ((seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4);
-    counts(&mut out[0..], v.hand);
-    wildcard_flags(v.hand, v.level, &mut out[54..]);
-    counts(&mut out[66..], v.unseen());
+    let (partner, up) = ((seat + 2) % 4, (seat + 3) % 4);
+    let others = [(seat + 1) % 4, partner, up];
+    counts(&mut out[D::Hand.at()..], v.hand);
+    wildcard_flags(v.hand, v.level, &mut out[D::WildcardFlags.at()..]);
+    counts(&mut out[D::Unseen.at()..], v.unseen());
     // The moves (plays and passes) of the deal, newest first.
     let mut moves = v.history.iter().rev().filter_map(|(s, a)| move_cards(a).map(|c| (*s, c)));
     // Last move: the entry before the seat's turn in DanZero's round-robin sequence.
-    let last = &mut out[120..174];
+    let last = &mut out[D::LastMove.field().range()];
     match moves.next() {
         None => minus_ones(last),
         Some((s, c)) if s == up => counts(last, c),
@@ -257,7 +272,7 @@ pub fn danzero_state(v: &View, out: &mut [f32]) {
             None => minus_ones(last),
         },
     }
-    let pl = &mut out[174..228];
+    let pl = &mut out[D::PartnerLastMove.field().range()];
     if v.is_out(partner) {
         minus_ones(pl);
     } else {
@@ -266,16 +281,16 @@ pub fn danzero_state(v: &View, out: &mut [f32]) {
             None => minus_ones(pl),
         }
     }
-    counts(&mut out[228..], v.played[down as usize]);
-    counts(&mut out[282..], v.played[partner as usize]);
-    counts(&mut out[336..], v.played[up as usize]);
-    out[390..].fill(0.0);
-    for (k, s) in [down, partner, up].into_iter().enumerate() {
-        out[390 + 28 * k + v.sizes[s as usize].min(27) as usize] = 1.0;
+    for (f, &s) in DZ_PLAYED.iter().zip(&others) {
+        counts(&mut out[f.at()..], v.played[s as usize]);
     }
-    out[474 + v.lv.levels[team] as usize] = 1.0;
-    out[487 + v.lv.levels[1 - team] as usize] = 1.0;
-    out[500 + v.level as usize] = 1.0;
+    out[D::SizeDown.at()..].fill(0.0);
+    for (f, &s) in DZ_SIZES.iter().zip(&others) {
+        out[f.at() + v.sizes[s as usize].min(27) as usize] = 1.0;
+    }
+    out[D::LevelOwnTeam.at() + v.levels.levels[team] as usize] = 1.0;
+    out[D::LevelOtherTeam.at() + v.levels.levels[1 - team] as usize] = 1.0;
+    out[D::Level.at() + v.level as usize] = 1.0;
 }
 
 /// Which encoding an environment writes.
@@ -297,11 +312,27 @@ impl Encoding {
         }
     }
 
+    /// The name `from_name` reads.
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::DanZero => "danzero",
+            Encoding::Guandan => "guandan",
+        }
+    }
+
     /// Values per vector.
     pub fn size(self) -> usize {
         match self {
             Encoding::DanZero => DANZERO_SIZE,
             Encoding::Guandan => OBSERVATION_SIZE,
+        }
+    }
+
+    /// The field table.
+    pub fn fields(self) -> &'static [Field] {
+        match self {
+            Encoding::DanZero => &DANZERO_FIELDS,
+            Encoding::Guandan => &OBSERVATION_FIELDS,
         }
     }
 

@@ -1,0 +1,72 @@
+//! Choosers: what picks the play of the seat to move in a playout or a
+//! game. The trait is all that rollouts and searches know of a policy; the
+//! cheap built-in ones (random, greedy, rule) live here, and
+//! `search::decide` makes every `Policy` one.
+
+pub mod greedy;
+pub mod random;
+pub mod rule_based;
+
+pub use greedy::Greedy;
+pub use random::Random;
+pub use rule_based::RuleBased;
+
+use crate::error::Result;
+use crate::game::trick::PlayState;
+use crate::movegen::Move;
+use crate::rng::Rng;
+use crate::search::context::Context;
+use crate::search::run::Run;
+
+/// Picks the play of the seat to move (`state.current`).
+pub trait Chooser: Sync {
+    /// The choice among `moves` (the seat's plays, listed by `run.mode`):
+    /// an index, `None` to pass; knowing `ctx`, drawing from `rng`.
+    fn choose(&self, state: &PlayState, ctx: &Context, moves: &[Move], rng: &mut Rng, run: &Run) -> Result<Option<usize>>;
+
+    /// The play (`None` = pass), as `choose` would choose it on the listed
+    /// moves; `buf` is scratch. A chooser that needs no list overrides it.
+    #[inline]
+    fn pick(&self, state: &PlayState, ctx: &Context, rng: &mut Rng, buf: &mut Vec<Move>, run: &Run) -> Result<Option<Move>> {
+        pick_listed(self, state, ctx, rng, buf, run)
+    }
+
+    /// Whether it reads the deal's knowledge (so playouts keep it current).
+    #[inline]
+    fn uses_knowledge(&self) -> bool {
+        false
+    }
+}
+
+/// `pick` by listing the moves into `buf` and asking `choose`.
+#[inline]
+pub fn pick_listed<C: Chooser + ?Sized>(
+    c: &C,
+    state: &PlayState,
+    ctx: &Context,
+    rng: &mut Rng,
+    buf: &mut Vec<Move>,
+    run: &Run,
+) -> Result<Option<Move>> {
+    buf.clear();
+    state.moves(run.mode, buf);
+    Ok(c.choose(state, ctx, buf, rng, run)?.map(|i| buf[i]))
+}
+
+/// Each seat its own chooser.
+impl<C: Chooser> Chooser for [C; 4] {
+    #[inline]
+    fn choose(&self, state: &PlayState, ctx: &Context, moves: &[Move], rng: &mut Rng, run: &Run) -> Result<Option<usize>> {
+        self[state.current as usize].choose(state, ctx, moves, rng, run)
+    }
+
+    #[inline]
+    fn pick(&self, state: &PlayState, ctx: &Context, rng: &mut Rng, buf: &mut Vec<Move>, run: &Run) -> Result<Option<Move>> {
+        self[state.current as usize].pick(state, ctx, rng, buf, run)
+    }
+
+    #[inline]
+    fn uses_knowledge(&self) -> bool {
+        self.iter().any(|c| c.uses_knowledge())
+    }
+}

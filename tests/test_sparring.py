@@ -1,0 +1,236 @@
+"""The sparring harness (benches/sparring.py): its statistics on hand-made
+records, and short real runs with guandan_fast's own client standing in
+for the field's."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import socket
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import pytest
+
+import guandan_fast as gf
+from guandan_fast.bots import decision_seed
+from guandan_fast.platform import action_code, platform_rules, read_record, replay
+
+pytest.importorskip("websockets")
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("sparring", ROOT / "benches" / "sparring.py")
+assert _spec is not None and _spec.loader is not None
+sparring = importlib.util.module_from_spec(_spec)
+sys.modules["sparring"] = sparring  # dataclasses look their module up
+_spec.loader.exec_module(sparring)
+
+
+def row(winner: int, order: list[int], gain: int = 1, attempt: Optional[int] = None, passed: bool = False,
+        drop: bool = False, level: str = "2") -> dict[str, Any]:
+    return {"level": level, "order": order, "winner": winner, "double": winner if order[0] % 2 == order[1] % 2 else None,
+            "gain": gain, "attempt": attempt, "passed": passed, "drop": drop}
+
+
+def test_summarize_counts_games_deals_doubles_levels_and_a_from_our_side() -> None:
+    # Game 1: ours on team 0; a 双上 (+3), a loss (+1 for them), two attempts at A, the second passes.
+    g1 = {"ours": 0, "winner": 0, "fallbacks": 1, "deals": [
+        row(0, [0, 2, 1, 3], gain=3),
+        row(1, [1, 0, 2, 3], gain=1),
+        row(0, [2, 1, 0, 3], gain=0, attempt=0, level="A"),
+        row(0, [0, 2, 3, 1], gain=0, attempt=0, passed=True, level="A"),
+    ]}
+    # Game 2: ours on team 1 lose it: they attempt A three times, drop once, then pass.
+    g2 = {"ours": 1, "winner": 0, "fallbacks": 0, "deals": [
+        row(0, [0, 2, 1, 3], gain=3, attempt=None),
+        row(1, [3, 0, 1, 2], gain=2),
+        row(0, [0, 1, 2, 3], gain=0, attempt=0, level="A"),
+        row(0, [2, 3, 0, 1], gain=0, attempt=0, drop=True, level="A"),
+        row(0, [0, 2, 1, 3], gain=0, attempt=0, passed=True, level="A"),
+    ]}
+    # Game 3: a draw, ours on team 1.
+    g3 = {"ours": 1, "winner": None, "fallbacks": 0, "deals": [row(1, [1, 3, 0, 2], gain=3)]}
+    s = sparring.summarize([g1, g2, g3])
+    assert s["games"]["k"] == 1 and s["games"]["n"] == 3 and s["games"]["draws"] == 1
+    assert s["games"]["ci95"] == list(gf.arena.wilson_interval(1, 3))
+    assert (s["by_seats"]["0/2"]["k"], s["by_seats"]["0/2"]["n"]) == (1, 1)
+    assert (s["by_seats"]["1/3"]["k"], s["by_seats"]["1/3"]["n"]) == (0, 2)
+    assert (s["deals"]["k"], s["deals"]["n"]) == (3 + 1 + 1, 10)
+    assert s["ours"]["double"]["k"] == 2 + 1 and s["theirs"]["double"]["k"] == 1 + 1
+    assert s["ours"]["levels_per_deal"] == pytest.approx((3 + 2 + 3) / 10)
+    assert s["theirs"]["levels_per_deal"] == pytest.approx((1 + 3) / 10)
+    assert (s["ours"]["a_attempts"], s["ours"]["a_passed"], s["ours"]["a_drops"]) == (2, 1, 0)
+    assert (s["theirs"]["a_attempts"], s["theirs"]["a_passed"], s["theirs"]["a_drops"]) == (3, 1, 1)
+    assert s["deals_per_game"] == pytest.approx(10 / 3) and s["fallbacks"] == 1
+    empty = sparring.summarize([])
+    assert empty["games"]["n"] == 0 and empty["deals_per_game"] is None
+
+
+def test_log_faults_counts_the_servers_fault_lines() -> None:
+    log = "\n".join([
+        "seat 0: client0 connected",
+        "seat 1 (client0): invalid reply '{\"actIndex\": 99}': index 99 is outside 0..3; waiting for a valid one",
+        "seat 1 (client0): invalid reply 'oops': not JSON; waiting for a valid one",
+        "seat 3 (client2): no valid reply in 60.0 s; greedy moves for it",
+        "seat 3 (client2): ignored a message sent unasked: '{\"actIndex\": 0}'",
+    ])
+    assert sparring.log_faults(log) == {"bad_replies": 2, "timeouts": 1, "unasked": 1}
+
+
+def recorded_game(seed: int, ours: int, policy: str = "rule", other: str = "greedy", match_seed: Optional[int] = None,
+                  game_index: int = 0, made: Optional[list[int]] = None) -> dict[str, Any]:
+    """A record line as the server writes it: one platform game with `policy`
+    as the server's bots on team `ours` (seeded as the server seeds them) and
+    `other` on the client seats."""
+    base = seed - game_index if match_seed is None else match_seed
+    made = [0, 0, 0, 0] if made is None else made
+    game = gf.Game(platform_rules(), seed=seed)
+    deals: list[dict[str, Any]] = []
+    while game.phase != "match_over":
+        if game.phase in ("deal_over", "game_over"):
+            game.next_deal()
+        if len(deals) == len(game.deals):  # a deal starts
+            deals.append({"level": game.level, "actions": []})
+        seat = game.current_player
+        if seat % 2 == ours:
+            made[seat] += 1
+            action = gf.policy_action(game, policy, seed=decision_seed(base + seat, made[seat]))
+        else:
+            action = gf.policy_action(game, other, seed=len(game.actions))
+        game.apply(action)
+        deals[-1]["actions"].append([seat, action_code(action)])
+    seats = {str(s): (f"bot {policy}" if s % 2 == ours else f"client{s}") for s in range(4)}
+    return {"type": "game", "table": 0, "game": game_index, "seed": seed, "seats": seats,
+            "rules": {**platform_rules().to_dict(), "upgrade": {str(k): v for k, v in platform_rules().to_dict()["upgrade"].items()}},
+            "deals": deals,
+            "winner": game.game_winners[-1], "levels": list(game.levels)}
+
+
+def test_deal_rows_follow_the_engines_settlement_and_find_every_attempt_at_a() -> None:
+    attempts = passes = 0
+    for seed in range(6):
+        line = recorded_game(seed, ours=seed % 2)
+        game = replay(line)
+        rows = sparring.deal_rows(line)
+        assert len(rows) == len(game.deals) == len(line["deals"])
+        assert sparring.ours_team(line) == seed % 2 and sparring.ours_policy(line) == "rule"
+        for r, d in zip(rows, game.deals):
+            assert (r["level"], r["order"], r["winner"], r["gain"]) == (d["level"], d["finish_order"], d["winner"], d["gain"])
+            # An attempt at A is a deal the engine settles as a failure at A or as the game's end.
+            assert (r["attempt"] is not None) == (d["a_failed"] or d["game_winner"] is not None)
+            if r["passed"]:
+                assert r["attempt"] == d["game_winner"] == r["double"] == line["winner"]
+            attempts += r["attempt"] is not None
+            passes += r["passed"]
+        assert rows[-1]["passed"] and sum(r["passed"] for r in rows) == 1
+        summary = sparring.game_summary(line)
+        assert summary["winner"] == line["winner"] and summary["fallbacks"] == 0
+    assert passes == 6 and attempts > passes
+
+
+def test_start_failure_is_an_abort_by_the_last_seat_before_its_first_move() -> None:
+    seats = {"0": "bot rule", "1": "c0", "2": "bot rule", "3": "c1"}
+    aborted = {"type": "aborted", "game": 0, "seats": seats, "deals": [{"level": "2", "actions": [[0, ["PASS", "PASS", "PASS"]]]}]}
+    end = {"type": "aborted", "games": 0, "reason": "seat 3 (c1) connection error ConnectionClosedError"}
+    assert sparring.start_failure([aborted, end], 3)
+    assert not sparring.start_failure([aborted, end], 1)
+    moved = {**aborted, "deals": [{"level": "2", "actions": [[0, ["PASS", "PASS", "PASS"]], [3, ["PASS", "PASS", "PASS"]]]}]}
+    assert not sparring.start_failure([moved, end], 3)
+    assert not sparring.start_failure([{"type": "game"}, aborted, {**end, "games": 1}], 3)
+    assert not sparring.start_failure([{"type": "result", "games": 1}], 3)
+
+
+def test_our_decisions_replayed_from_a_record_choose_the_recorded_actions() -> None:
+    made = [0, 0, 0, 0]
+    match = [recorded_game(40 + g, ours=1, match_seed=40, game_index=g, made=made) for g in range(2)]
+    match.append({"type": "aborted", "table": 0, "reason": "seat 0 (c) disconnected", "games": 2, "victoryNum": [0] * 4, "draws": [0] * 4})
+    decisions = list((seat_policy, seed) for _, seat_policy, seed, _ in sparring.bot_decisions(match))
+    assert len(decisions) == made[1] + made[3] and {p for p, _ in decisions} == {"rule"}
+    timing = sparring.time_decisions([match], limit=25)
+    assert timing["n"] == 25 and timing["same_action"] == 1.0 and timing["mean_ms"] > 0
+    assert sparring.time_decisions([match], limit=0)["n"] == 0
+
+
+CLIENT = "{python} -m guandan_fast connect --bot greedy --sudden-death ws://127.0.0.1:{port}/game/{name}"
+QUICK = ["--serve-arg=--sudden-death", "--port", "0", "--reply-timeout", "20", "--connect-timeout", "30",
+         "--match-timeout", "120", "--time-decisions", "10"]
+
+
+def test_a_short_run_against_our_own_client_and_its_resumption(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    records, out = tmp_path / "records", tmp_path / "out.json"
+    args = ["--ours", "rule", "--client-cmd", CLIENT, "--label", "greedy-client", "--matches", "2", "--games-per-match", "2",
+            "--seed", "5", "--records", str(records), "--out", str(out), *QUICK]
+    assert sparring.main(args) == 0
+    table = capsys.readouterr().out
+    assert "| rule | greedy-client | " in table
+    report = json.loads(out.read_text(encoding="utf-8"))["pairs"][0]
+    assert report["games"]["n"] == 4 and report["matches"] == 2
+    assert report["by_seats"]["0/2"]["n"] == report["by_seats"]["1/3"]["n"] == 2
+    assert report["statuses"] == {"ok": 2, "aborted": 0, "timeout": 0, "connect-crash": 0}
+    assert report["faults"] == {"bad_replies": 0, "timeouts": 0, "unasked": 0} and report["fallbacks"] == 0
+    assert report["decision"]["n"] > 0 and report["decision"]["same_action"] == 1.0
+    folder = sparring.pair_dir(records, "rule", "greedy-client")
+    attempts = sparring.read_attempts(folder)
+    assert [(a["match"], a["ours_seats"], a["seed"]) for a in attempts] == [(0, [0, 2], 5), (1, [1, 3], 5)]
+    assert sorted(p.name for p in folder.iterdir()) == ["m00-1.jsonl", "m00-1.server.log", "m01-1.jsonl", "m01-1.server.log", "matches.jsonl"]
+    for a in attempts:
+        lines = read_record(folder / f"{a['stem']}.jsonl")
+        assert [line["type"] for line in lines] == ["game", "game", "result"]
+        assert {sparring.ours_team(line) for line in lines[:2]} == {a["ours_seats"][0]}
+    # Run again: every match is settled, nothing is played; --report gives the same figures.
+    assert sparring.main(args) == 0
+    assert len(sparring.read_attempts(folder)) == 2
+    assert sparring.main(["--report", "--records", str(records), "--out", str(out), "--time-decisions", "0"]) == 0
+    again = json.loads(out.read_text(encoding="utf-8"))["pairs"][0]
+    assert again["games"] == report["games"] and again["deals"] == report["deals"]
+    with pytest.raises(sparring.SparringError, match="holds matches of 2 games"):
+        plan = sparring.PairPlan("rule", "greedy-client", 2, 3, 5)
+        sparring.play_pair(plan, records, [], sparring.MatchSetup("rule", (0, 2), 5, 3), retries=0,
+                           connect_timeout=1, match_timeout=1, keep_logs=False)
+
+
+CRASHY = '''
+import os, sys
+from pathlib import Path
+from websockets.sync.client import connect as open_socket
+
+port, name = sys.argv[1], sys.argv[2]
+flag = Path(__file__).with_name("crashed-once")
+
+
+def connect():
+    socket = open_socket(f"ws://127.0.0.1:{port}/game/{name}")
+    socket.recv()  # the match has started
+    raise RuntimeError("the handshake's trailing bytes broke the parser")
+
+
+if name == "sparring1" and not flag.exists():
+    flag.write_text("")
+    connect()
+os.execv(sys.executable, [sys.executable, "-m", "guandan_fast", "connect", "--bot", "greedy", "--sudden-death",
+                          f"ws://127.0.0.1:{port}/game/{name}"])
+'''
+
+
+def test_a_match_whose_last_client_breaks_at_its_start_is_played_again(tmp_path: Path) -> None:
+    script = tmp_path / "crashy.py"
+    script.write_text(CRASHY, encoding="utf-8")
+    records = tmp_path / "records"
+    args = ["--ours", "greedy", "--client-cmd", f"{{python}} {script} {{port}} {{name}}", "--matches", "1",
+            "--games-per-match", "1", "--records", str(records), *QUICK]
+    assert sparring.main(args) == 0
+    attempts = sparring.read_attempts(sparring.pair_dir(records, "greedy", "custom"))
+    assert [(a["attempt"], a["status"]) for a in attempts] == [(1, "connect-crash"), (2, "ok")]
+    report = sparring.pair_report(sparring.pair_dir(records, "greedy", "custom"), 0)
+    assert report["games"]["n"] == 1 and report["statuses"]["connect-crash"] == 1
+
+
+def test_a_busy_port_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        args = ["--client-cmd", CLIENT, "--port", str(port), "--records", str(tmp_path), "--matches", "1"]
+        assert sparring.main(args) == 2
+    assert f"port {port} on 127.0.0.1 is busy" in capsys.readouterr().err
