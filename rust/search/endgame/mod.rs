@@ -41,7 +41,7 @@ use crate::game::trick::{partner, team, PlayState};
 use crate::movegen::{ComboRules, Move};
 use moves::exact_plays;
 use std::time::{Duration, Instant};
-use table::{meta, Layout, Table, MAX_CARDS};
+use table::{meta, Layout, Table, MAX_CARDS, META_BITS};
 
 /// The scores of the finishing orders of a deal, for team 0 (seats 0 and
 /// 2); team 1 scores the negation (the deal is zero-sum between teams).
@@ -208,7 +208,7 @@ impl Solver {
 
     /// The exact score of `state` for the team of the seat to move, with a
     /// play achieving it; `None` when the budget ran out first (or the
-    /// hands hold more than 106 cards).
+    /// hands hold more than `max_cards` cards).
     pub fn solve(&mut self, state: &PlayState, outcomes: &Outcomes) -> Option<Solved> {
         if state.over {
             let v = outcomes.value(state.finish);
@@ -223,6 +223,30 @@ impl Solver {
         let v = outcomes.values[class as usize];
         let action = Some(children[best]).filter(|m| !m.cards.is_empty());
         Some(Solved { value: if team(state.current) == 0 { v } else { -v }, action, nodes: self.nodes })
+    }
+
+    /// The deal's score for `team` under optimal play of both teams from
+    /// `state` (every hand known), where `score(finish)` is what a finishing
+    /// order is worth to `team` and the other team scores its negation;
+    /// `None` when the budget ran out first or `state` holds more than
+    /// `max_cards` cards. A search settling a rollout with a table of
+    /// finishing-order scores calls `solver.value_for(state, scores.team(),
+    /// |f| scores.of(f))`; the table is kept while the calls follow one deal.
+    pub fn value_for(&mut self, state: &PlayState, team: u8, score: impl Fn(&[u8; 4]) -> i32) -> Option<i32> {
+        if state.over {
+            return Some(score(&state.finish));
+        }
+        let side = |v: i32| if team == 0 { v } else { v.saturating_neg() };
+        let outcomes = Outcomes::new(|f| side(score(&f)));
+        let s = self.solve(state, &outcomes)?;
+        let team0 = if crate::game::trick::team(state.current) == 0 { s.value } else { -s.value };
+        Some(side(team0))
+    }
+
+    /// The most cards (all four hands) a solve takes on: the table's keys
+    /// must stay exact.
+    pub fn max_cards(&self) -> u32 {
+        MAX_CARDS.min(self.table.max_width() - META_BITS)
     }
 
     /// The best of `moves` (the current player's plays; index) and passing

@@ -153,7 +153,12 @@ impl Table {
 
     /// Whether keys of `width` bits are stored exactly.
     pub(super) fn fits(&self, width: u32) -> bool {
-        width <= 64 + self.bits
+        width <= self.max_width()
+    }
+
+    /// The widest keys stored exactly: the bucket's bits and a 64-bit check.
+    pub(super) fn max_width(&self) -> u32 {
+        64 + self.bits
     }
 
     /// Forgets every entry and takes keys of `width` bits (a new layout:
