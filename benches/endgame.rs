@@ -8,13 +8,16 @@
 //! `k` when the last play took several). Scored by the deal's level change
 //! at a game's first deal (`Context::score`).
 //!
-//! Before criterion starts, the program prints for each `k` the share of
-//! positions solved within 10 ms (one solver reused, its table cleared by
-//! each new deal, as a rollout would keep one) and the median time
-//! (unsolved ones counted at the limit); `GUANDAN_BENCH_POSITIONS` sets the
+//! Before criterion starts, the program prints for each `k` the median
+//! cards left, the share of positions solved within 10 ms (one solver
+//! reused, its table cleared by each new deal, as a rollout would keep
+//! one), the median and 90th-percentile time (unsolved ones counted at the
+//! limit), the median and 90th-percentile size of the largest hand, and the
+//! median nodes of the solved; `GUANDAN_BENCH_POSITIONS` sets the
 //! positions per `k` (default 200), `GUANDAN_BENCH_K` the largest `k`
-//! (default 48). Every answer is checked: a re-solve with a node budget of
-//! exactly the nodes it took gives the same answer.
+//! (default 48), `GUANDAN_BENCH_TABLE_ONLY=1` skips criterion. Every answer
+//! is checked: a re-solve with a node budget of exactly the nodes it took
+//! gives the same answer.
 //!
 //! Criterion groups `endgame/k{K}`: one solve per iteration, cycling through
 //! the first 32 positions of that `k` that solve within 10 ms.
@@ -67,48 +70,29 @@ fn env(name: &str, default: usize) -> usize {
 
 const LIMIT: Duration = Duration::from_millis(10);
 
-/// Prints the share solved within 10 ms and the median time for each `k`.
+/// Prints, for each `k`, the share solved within 10 ms, the median and
+/// 90th-percentile solve time (unsolved ones counted at the limit), the
+/// median cards left (in all, and in the largest hand) and median nodes.
 fn table(ks: &[u32], n: usize) {
     let out = outcomes();
-    let node_budget = std::env::var("GUANDAN_BENCH_NODES").ok().and_then(|v| v.parse().ok());
-    let mut solver = Solver::new(node_budget.map_or(Budget::time(LIMIT), Budget::nodes));
-    let mut all_nodes = 0u64;
-    println!("{:>4} {:>9} {:>10} {:>10} {:>12}", "k", "solved%", "median ms", "p90 ms", "median nodes");
+    let mut solver = Solver::new(Budget::time(LIMIT));
+    println!(
+        "{:>4} {:>6} {:>9} {:>10} {:>10} {:>6} {:>9} {:>12}",
+        "k", "cards", "solved%", "median ms", "p90 ms", "hand", "hand p90", "median nodes"
+    );
     for &k in ks {
         let ps = positions(k, n);
         let mut times = Vec::with_capacity(ps.len());
         let mut nodes = Vec::new();
+        let mut cards: Vec<u32> = ps.iter().map(|st| st.hands.iter().map(|h| h.len()).sum()).collect();
+        let mut hand: Vec<u32> = ps.iter().map(|st| st.hands.iter().map(|h| h.len()).max().unwrap_or(0)).collect();
         let mut solved = 0;
-        let mut hist = [0u32; 7];
         for st in &ps {
             let t0 = Instant::now();
             let s = solver.solve(st, &out);
-            all_nodes += solver.nodes();
             let dt = t0.elapsed().min(LIMIT);
             times.push(dt.as_secs_f64() * 1e3);
-            if s.is_none() && std::env::var("DBG").is_ok() {
-                let t1 = Instant::now();
-                let mut big = Solver::new(Budget::nodes(2_000_000));
-                let r = big.solve(st, &out);
-                println!(
-                    "unsolved k={k} nodes={} | big: {:?} nodes={} in {:?} | level={} cards={:?} cur={} top={:?} top_seat={} finish={:?} n_out={}",
-                    solver.nodes(),
-                    r.map(|r| r.value),
-                    big.nodes(),
-                    t1.elapsed(),
-                    st.level,
-                    st.hands.map(|h| h.to_string()),
-                    st.current,
-                    st.top.map(|m| m.cards.to_string()),
-                    st.top_seat,
-                    st.finish,
-                    st.n_out
-                );
-            }
             if let Some(s) = s {
-                if std::env::var("DBG").is_ok() {
-                    hist[(s.value + 3).clamp(0, 6) as usize] += 1;
-                }
                 solved += 1;
                 nodes.push(s.nodes);
                 let again = Solver::new(Budget::nodes(s.nodes)).solve(st, &out);
@@ -117,21 +101,22 @@ fn table(ks: &[u32], n: usize) {
         }
         times.sort_by(|a, b| a.total_cmp(b));
         nodes.sort();
+        cards.sort();
+        hand.sort();
         let pct = |v: &[f64], p: f64| v[((v.len() - 1) as f64 * p) as usize];
         let med_nodes = if nodes.is_empty() { 0 } else { nodes[nodes.len() / 2] };
         println!(
-            "{:>4} {:>8.1}% {:>10.3} {:>10.3} {:>12}",
+            "{:>4} {:>6} {:>8.1}% {:>10.3} {:>10.3} {:>6} {:>9} {:>12}",
             k,
+            cards[cards.len() / 2],
             100.0 * solved as f64 / ps.len() as f64,
             pct(&times, 0.5),
             pct(&times, 0.9),
+            hand[hand.len() / 2],
+            hand[(hand.len() - 1) * 9 / 10],
             med_nodes
         );
-        if std::env::var("DBG").is_ok() {
-            println!("hist {hist:?}");
-        }
     }
-    println!("total nodes {all_nodes}");
 }
 
 fn bench(c: &mut Criterion, ks: &[u32]) {
@@ -161,6 +146,9 @@ fn main() {
     let kmax = env("GUANDAN_BENCH_K", 48) as u32;
     let ks: Vec<u32> = (8..=kmax).step_by(4).collect();
     table(&ks, n);
+    if std::env::var("GUANDAN_BENCH_TABLE_ONLY").is_ok() {
+        return;
+    }
     let mut c = Criterion::default().configure_from_args();
     bench(&mut c, &[8, 12, 16, 20, 24]);
     c.final_summary();
