@@ -1,10 +1,12 @@
-//! Built-in policies, playouts, hidden-hand sampling and inference, Monte Carlo searches
-//! and parallel simulation.
+//! Built-in policies, playouts, hidden-hand sampling and inference, Monte Carlo searches,
+//! the exact endgame solver and parallel simulation.
 //!
 //! The modules, each using only those above it in this list:
 //! - `run`, `context`, `sample`, `decision`: how a computation runs, what
 //!   the players know (and the score of a finished deal), the hidden hands
 //!   dealt from it, one decision to search;
+//! - `endgame`: the exact value of a deal when every hand is known (a
+//!   determinized world), for a search to settle a rollout early;
 //! - `policy`: the vocabulary, the policies by name (no behaviour);
 //! - `value`, `worlds`, `leaf`: what a finished deal is worth (a score per
 //!   finishing order; the game-win model), where a search's worlds come
@@ -32,6 +34,7 @@ pub mod choosers;
 pub mod context;
 pub mod decide;
 pub mod decision;
+pub mod endgame;
 pub mod focus;
 pub mod infer;
 pub mod ismcts;
