@@ -17,11 +17,12 @@ use crate::movegen::combo::Kind;
 use crate::movegen::decompose::{decompose, min_plays};
 use crate::movegen::Move;
 use crate::search::choosers::{greedy, rule_based};
+use crate::search::context::Context;
 
-/// The actions of the seat to move in `state` worth searching, at most
+/// The actions of the seat to move in `state` (what is known of the deal in `ctx`) worth searching, at most
 /// `limit` (`0`: every action), best first by the prior: choices among
 /// `moves` (`Some(index)`; `None` = pass).
-pub fn candidates(state: &PlayState, moves: &[Move], limit: usize) -> Vec<Option<usize>> {
+pub fn candidates(state: &PlayState, ctx: &Context, moves: &[Move], limit: usize) -> Vec<Option<usize>> {
     let all = moves.len() + state.can_pass() as usize;
     let limit = if limit == 0 { all } else { limit.min(all) };
     let mut out = Vec::with_capacity(limit);
@@ -30,7 +31,7 @@ pub fn candidates(state: &PlayState, moves: &[Move], limit: usize) -> Vec<Option
             out.push(c);
         }
     };
-    push(rule_based::choose(state, moves), &mut out);
+    push(rule_based::choose(state, ctx, moves), &mut out);
     if state.can_pass() {
         push(None, &mut out);
     }
@@ -104,7 +105,13 @@ fn pieces(state: &PlayState, moves: &[Move]) -> Vec<usize> {
 mod tests {
     use super::*;
     use crate::cards::card::parse_level;
+    use crate::game::levels::LevelState;
+    use crate::game::rules::Rules;
     use crate::movegen::{ComboRules, Mode};
+
+    fn ctx() -> Context {
+        Context { rules: Rules::default(), levels: LevelState::new(), knowledge: Default::default() }
+    }
 
     fn listed(hands: [&str; 4]) -> (PlayState, Vec<Move>) {
         let h = hands.map(|t| CardSet::parse(t).unwrap());
@@ -118,20 +125,20 @@ mod tests {
     fn the_rule_choice_comes_first_and_the_list_is_short_and_distinct() {
         let (st, moves) = listed(["3s 4s 5d 6c 7h 9d 9c 9h 9s Kd Kc Qs Jd 8c 8d", "9s 9d 8s 8d 7s 7d", "Ts", "Js"]);
         for limit in [1, 4, 8] {
-            let c = candidates(&st, &moves, limit);
+            let c = candidates(&st, &ctx(), &moves, limit);
             assert_eq!(c.len(), limit);
-            assert_eq!(c[0], rule_based::choose(&st, &moves));
+            assert_eq!(c[0], rule_based::choose(&st, &ctx(), &moves));
             for (i, x) in c.iter().enumerate() {
                 assert!(!c[..i].contains(x));
             }
         }
-        assert_eq!(candidates(&st, &moves, 0).len(), moves.len());
+        assert_eq!(candidates(&st, &ctx(), &moves, 0).len(), moves.len());
     }
 
     #[test]
     fn every_group_of_a_shortest_decomposition_is_a_candidate() {
         let (st, moves) = listed(["3s 4s 5d 6c 7h Kd Kc 9s 9d 9c", "9h 8s", "Ts", "Js"]);
-        let c = candidates(&st, &moves, 6);
+        let c = candidates(&st, &ctx(), &moves, 6);
         for p in decompose(st.hands[0], st.level, st.rules) {
             assert!(c.iter().any(|x| x.is_some_and(|i| moves[i].cards == p.cards)), "{p:?}");
         }

@@ -16,7 +16,7 @@ use crate::search::context::Context;
 use crate::search::decision::{obvious, Decision};
 use crate::search::focus::{self, Focus, Race};
 use crate::search::infer::{Inference, Model};
-use crate::search::leaf::PlayToEnd;
+use crate::search::leaf::{PlayToEnd, EXACT};
 use crate::search::montecarlo::Evaluation;
 use crate::search::policy::{Policy, Rollout, Search, Spread, MIX_CARDS};
 use crate::search::run::Run;
@@ -94,7 +94,7 @@ fn search(
 /// A focused search deals its worlds weighted by `inference` when given
 /// (`worlds::Inferred`), else uniformly from what the seat knows
 /// (`worlds::Uniform`), and plays every rollout to the deal's end
-/// (`leaf::PlayToEnd`): an endgame evaluator goes in its place here.
+/// (`leaf::PlayToEnd`) or, with `+exact`, until the endgame solver settles it (`leaf::EXACT`).
 fn spread<R: Chooser>(s: &Search, d: &Decision, rollout: &R, inference: Option<&Inference>, seed: u64, run: &Run) -> Result<usize> {
     match (s.spread, inference) {
         (Spread::Even | Spread::Halving, _) => montecarlo::search(d, rollout, s, seed, run),
@@ -107,8 +107,11 @@ fn spread<R: Chooser>(s: &Search, d: &Decision, rollout: &R, inference: Option<&
 /// The candidate of `d` that the focused search `s` picks on the worlds of `worlds`.
 fn focused<R: Chooser, W: Worlds>(s: &Search, d: &Decision, rollout: &R, worlds: &W, seed: u64, run: &Run) -> Result<usize> {
     let scores = Scores::new(d.ctx, d.state.current, s.value)?;
-    let f = Focus { d, rollout, worlds, leaf: &PlayToEnd, scores, seed };
-    focus::search(&f, &Race::new(s.playouts as u64), run)
+    let race = Race::new(s.playouts as u64);
+    if s.exact {
+        return focus::search(&Focus { d, rollout, worlds, leaf: &EXACT, scores, seed }, &race, run);
+    }
+    focus::search(&Focus { d, rollout, worlds, leaf: &PlayToEnd, scores, seed }, &race, run)
 }
 
 /// ε of every other seat in the model of a search's weighted worlds (`Search::infer`).

@@ -259,7 +259,7 @@ mod tests {
 
     fn decision<'a>(g: &'a Game, ctx: &'a Context, moves: &[Move], width: usize) -> Decision<'a> {
         let seen = Constraints::with_knowledge(&g.play, g.play.current, &ctx.knowledge);
-        Decision::new(&g.play, ctx, moves, &seen).unwrap().restricted(moves, candidates(&g.play, moves, width))
+        Decision::new(&g.play, ctx, moves, &seen).unwrap().restricted(moves, candidates(&g.play, ctx, moves, width))
     }
 
     #[test]

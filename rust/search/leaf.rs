@@ -7,6 +7,7 @@
 //! move) or "never" (play this rollout to its end).
 
 use crate::game::trick::PlayState;
+use crate::search::endgame::{Budget, Solver};
 use crate::search::value::Scores;
 
 /// What a leaf evaluator says of a rollout's position.
@@ -45,5 +46,66 @@ impl Leaf for PlayToEnd {
     #[inline]
     fn settle(&self, _: &PlayState, _: u32, _: &Scores, _: &mut ()) -> Settled {
         Settled::Never
+    }
+}
+
+/// Rollouts settled exactly (`search::endgame`) once at most `cards` cards
+/// are left in the four hands, by a solve of at most `nodes` positions; a
+/// rollout whose solve runs out of budget is played to its end.
+#[derive(Clone, Copy, Debug)]
+pub struct Exact {
+    pub cards: u32,
+    pub nodes: u64,
+    /// Buckets (log2) of each worker's table.
+    pub table_bits: u32,
+}
+
+/// What `+exact` means: solve from 20 cards left, at most 20,000 positions,
+/// a 256 KiB table per worker (docs/bots.md, "Exact endgames").
+pub const EXACT: Exact = Exact { cards: 20, nodes: 20_000, table_bits: 12 };
+
+impl Leaf for Exact {
+    type Scratch = Solver;
+
+    fn scratch(&self) -> Solver {
+        Solver::with_table_bits(Budget::nodes(self.nodes), self.table_bits)
+    }
+
+    fn settle(&self, state: &PlayState, _: u32, scores: &Scores, solver: &mut Solver) -> Settled {
+        let left: u32 = state.hands.iter().map(|h| h.len()).sum();
+        if left > self.cards.min(solver.max_cards()) {
+            return Settled::NotYet;
+        }
+        solver.value_for(state, scores.team(), |f| scores.of(f)).map_or(Settled::Never, Settled::Score)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::card::parse_level;
+    use crate::cards::cardset::CardSet;
+    use crate::game::levels::LevelState;
+    use crate::game::rules::Rules;
+    use crate::movegen::ComboRules;
+    use crate::search::context::Context;
+    use crate::search::policy::Value;
+
+    fn state(hands: [&str; 4]) -> PlayState {
+        PlayState::new(hands.map(|t| CardSet::parse(t).unwrap()), parse_level("2").unwrap(), 0, ComboRules::default())
+    }
+
+    #[test]
+    fn exact_settles_small_positions_by_the_solver_and_waits_on_large_ones() {
+        let ctx = Context { rules: Rules::default(), levels: LevelState::new(), knowledge: Default::default() };
+        let scores = Scores::new(&ctx, 0, Value::Deal).unwrap();
+        let small = state(["3s 3d 9c", "4s 5h", "Kd Kc", "7s 8s Ac"]);
+        let mut solver = EXACT.scratch();
+        let want = Solver::new(Budget::default()).value_for(&small, scores.team(), |f| scores.of(f)).unwrap();
+        assert_eq!(EXACT.settle(&small, 0, &scores, &mut solver), Settled::Score(want));
+        let large = state(["3s 4s 5s 6s 7s 8s", "9s Ts Js Qs Ks As", "3d 4d 5d 6d 7d 8d", "9d Td Jd Qd Kd Ad"]);
+        assert_eq!(EXACT.settle(&large, 0, &scores, &mut solver), Settled::NotYet);
+        let starved = Exact { cards: 30, nodes: 1, table_bits: 12 };
+        assert_eq!(starved.settle(&large, 0, &scores, &mut starved.scratch()), Settled::Never);
     }
 }

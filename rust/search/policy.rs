@@ -39,6 +39,9 @@ pub struct Search {
     /// (`search::infer`, the model `decide::INFER_EPSILON`, `decide::INFER_MAX_CARDS`) where the search sees the deal's
     /// history (a game or an observation); uniform worlds otherwise.
     pub infer: bool,
+    /// A focused search's rollouts settled by the exact endgame solver once
+    /// few cards are left (`leaf::EXACT`); played to the deal's end otherwise.
+    pub exact: bool,
 }
 
 impl Search {
@@ -54,6 +57,7 @@ impl Search {
             && self.think_ms == 0
             && self.width == 0
             && !self.infer
+            && !self.exact
     }
 }
 
@@ -128,7 +132,8 @@ impl Policy {
     /// prior's candidates, rule rollouts), `focus-greedy`, `focus-random`
     /// (and `mc` / `mc-random` with a modifier); `+game` scores by the game
     /// situation, `+win` by the chance of winning the game, then `+infer`
-    /// weights the worlds by the deal's public actions, `/W` searches the
+    /// weights the worlds by the deal's public actions and `+exact` settles
+    /// rollouts by the exact endgame solver (both for `focus` heads), `/W` searches the
     /// prior's first `W` candidates (default: every action; 8 for `focus`),
     /// `@Tms` adds a time budget.
     pub fn name(&self) -> String {
@@ -137,7 +142,7 @@ impl Policy {
             Policy::Greedy => "greedy".into(),
             Policy::Rule => "rule".into(),
             Policy::RuleV1 => "rule-v1".into(),
-            Policy::Search(Search { playouts, rollout, spread, value, think_ms, width, infer }) => {
+            Policy::Search(Search { playouts, rollout, spread, value, think_ms, width, infer, exact }) => {
                 let head = match (spread, rollout) {
                     (Spread::Even, Rollout::Greedy) => "mc",
                     (Spread::Even, Rollout::Random) => "mc-random",
@@ -162,16 +167,17 @@ impl Policy {
                     Value::Win => "+win",
                 };
                 let infer = if *infer { "+infer" } else { "" };
+                let exact = if *exact { "+exact" } else { "" };
                 let width = if *width != spread.default_width() { format!("/{width}") } else { String::new() };
                 let time = if *think_ms > 0 { format!("@{think_ms}ms") } else { String::new() };
-                format!("{head}{value}{infer}:{playouts}{width}{time}")
+                format!("{head}{value}{infer}{exact}:{playouts}{width}{time}")
             }
         }
     }
 
     /// The policy with this name (see `name`): `random`, `greedy`, `rule`, `rule-v1`,
     /// `mc` / `mc:N` (greedy rollouts), `mc-random` / `mc-random:N` (random
-    /// rollouts), and the searches with an optional `+game` or `+win`, `+infer`, `:N`
+    /// rollouts), and the searches with an optional `+game` or `+win`, `+infer`, `+exact`, `:N`
     /// playouts (default 200), `/W` candidates (1..=255) and `@Tms`; `best`
     /// is the strongest bot measured against the competition's entrants
     /// (`BEST`, named by its own name once parsed).
@@ -194,16 +200,17 @@ impl Policy {
         };
         let mut parts = head.split('+').map(str::trim);
         let head = parts.next()?;
-        let (mut value, mut infer) = (None, false);
+        let (mut value, mut infer, mut exact) = (None, false, false);
         for m in parts {
             match m {
-                "game" | "win" if value.is_none() && !infer => value = Some(if m == "game" { Value::Game } else { Value::Win }),
-                "infer" if !infer => infer = true,
+                "game" | "win" if value.is_none() && !infer && !exact => value = Some(if m == "game" { Value::Game } else { Value::Win }),
+                "infer" if !infer && !exact => infer = true,
+                "exact" if !exact => exact = true,
                 _ => return None,
             }
         }
         let value = value.unwrap_or(Value::Deal);
-        let plain = n.is_none() && value == Value::Deal && think_ms == 0 && width.is_none() && !infer;
+        let plain = n.is_none() && value == Value::Deal && think_ms == 0 && width.is_none() && !infer && !exact;
         let (spread, rollout) = match head {
             "random" if plain => return Some(Policy::Random),
             "greedy" if plain => return Some(Policy::Greedy),
@@ -211,11 +218,11 @@ impl Policy {
             "rule-v1" if plain => return Some(Policy::RuleV1),
             _ => search_head(head)?,
         };
-        if infer && spread != Spread::Focus {
+        if (infer || exact) && spread != Spread::Focus {
             return None;
         }
         let width = width.unwrap_or(spread.default_width());
-        Some(Policy::Search(Search { playouts: n.unwrap_or(MC_DEFAULT_PLAYOUTS), rollout, spread, value, think_ms, width, infer }))
+        Some(Policy::Search(Search { playouts: n.unwrap_or(MC_DEFAULT_PLAYOUTS), rollout, spread, value, think_ms, width, infer, exact }))
     }
 }
 
@@ -276,6 +283,9 @@ pub(crate) mod tests {
             "focus-mix:5",
             "sh-mix+game:7/2",
             "focus+win+infer:9",
+            "focus+win+exact:9",
+            "focus+infer+exact:7/3",
+            "focus-greedy+exact:5",
             "focus-greedy+infer:4/3",
         ]) {
             let p = Policy::from_name(n).unwrap_or_else(|| panic!("{n}"));
@@ -291,7 +301,8 @@ pub(crate) mod tests {
                 value: Value::Deal,
                 think_ms: 0,
                 width: 0,
-                infer: false
+                infer: false,
+                exact: false
             }))
         );
         assert_eq!(Policy::from_name("sh").unwrap().name(), "sh:200");
@@ -315,6 +326,9 @@ pub(crate) mod tests {
             "rule:5",
             "rule-v1:5",
             "rule-v1+infer",
+            "sh+exact:5",
+            "focus+exact+infer:5",
+            "focus+exact+exact:5",
             "sh:0",
             "sh:-1",
             "sh+fun:5",
