@@ -20,6 +20,7 @@ Run: python benches/models.py [--tables 64 256] [--steps 200] [--threads 2]
 from __future__ import annotations
 
 import argparse
+import copy
 import tempfile
 import time
 from pathlib import Path
@@ -68,7 +69,7 @@ def play_states(games: int) -> list[gf.Game]:
         g = gf.Game(seed=seed)
         while g.phase in ("tribute", "return", "play"):
             if g.phase == "play":
-                out.append(g.copy())
+                out.append(copy.copy(g))
             g.apply(gf.policy_action(g, "greedy"))
     return out
 
@@ -118,7 +119,9 @@ def main() -> None:
         path = write_mlp(Path(tmp) / "danzero_mlp.onnx", SIZES)
         states = play_states(args.games)
         print(f"model {' -> '.join(map(str, SIZES))}, onnxruntime, {args.threads} threads; {len(states)} play decisions")
-        print(f"rows      danzero_actions per decision: {time_rows(states) * 1e6:.1f} µs")
+        rows = sum(len(g.legal_action_indices()) for g in states)
+        per = time_rows(states)
+        print(f"rows      danzero_actions per decision: {per * 1e6:.1f} µs ({per * len(states) / rows * 1e6:.2f} µs per row, {rows / len(states):.1f} rows per decision)")
         per, k = time_bot(OnnxBot(path, threads=args.threads), states)
         print(f"bot       OnnxBot.act per play decision: {per * 1e3:.2f} ms ({k:.1f} legal actions on average)")
         model = BatchedModel(path, threads=args.threads)

@@ -191,3 +191,22 @@ def test_named_and_pickled(mlp) -> None:
     scorer = pickle.loads(pickle.dumps(load_onnx(path)))
     x = np.zeros((2, ROW), np.float32)
     assert np.array_equal(scorer(x), load_onnx(path)(x))
+
+
+def test_model_names_in_play_connect_and_serve(mlp) -> None:
+    from guandan_fast.cli.connect import connect_bot
+    from guandan_fast.cli.options import CliError
+    from guandan_fast.cli.play import make_bot
+    from guandan_fast.platform import parse_bots
+    from guandan_fast.platform.referee import Referee
+
+    path, _ = mlp
+    assert isinstance(make_bot(f"onnx:{path}", 1), OnnxBot) and isinstance(connect_bot(f"onnx:{path}", 1), OnnxBot)
+    with pytest.raises(CliError, match="no model file"):
+        make_bot("onnx:/nowhere/model.onnx", 1)
+    bots = parse_bots(f"1:onnx:{path},3:greedy")
+    assert bots == {1: f"onnx:{path}", 3: "greedy"}
+    ref = Referee({0: "a", 2: "b"}, bots=bots, games=1, seed=2)
+    assert ref.names[1] == f"bot onnx:{path}"
+    with pytest.raises(gf.InvalidArgumentError, match="no model file"):
+        Referee({0: "a", 2: "b"}, bots={1: "onnx:/nowhere/model.onnx", 3: "greedy"})
