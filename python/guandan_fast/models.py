@@ -199,7 +199,7 @@ class OnnxBot:
         self.tribute = tribute
         self.seed = seed
         self._model, self._name = _scorer(path, threads)
-        self._rng = np.random.default_rng(seed)
+        self._rng = np.random.default_rng(seed % 2**64)  # the engine reads a negative seed as its 64-bit pattern
 
     def scores(self, state: Game | Observation) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
         """The legal action indices of `state` (a Game, or the Observation of
@@ -249,7 +249,7 @@ class BatchedModel:
         self.card_order = _card_order(card_order)
         self.temperature = _temperature(temperature)
         self._model, self._name = _scorer(model, threads)
-        self._rng = np.random.default_rng(seed)
+        self._rng = np.random.default_rng(seed % 2**64)  # the engine reads a negative seed as its 64-bit pattern
         self._buffer = np.zeros((0, DANZERO_ROW_SIZE), np.float32)
 
     def actions(self, env: Any, decision: dict[str, Any]) -> npt.NDArray[np.int64]:
