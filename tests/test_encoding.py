@@ -101,6 +101,14 @@ def test_the_docs_tables_are_the_engines(observation, heading):
     assert [(name, n) for _, n, name in engine] == list(fields)
 
 
+def test_the_docs_row_table_is_the_engines():
+    engine = [(at, n, name) for name, at, n, _, _ in gf._core.observation_fields("danzero567")]
+    state = [(at, n, name) for name, at, n, _, _ in gf._core.observation_fields("danzero")]
+    assert engine[: len(state)] == state and doc_table("### `danzero_actions` layout") == engine[len(state) :]
+    assert [(name, n) for _, n, name in engine] == list(enc.DANZERO_ROW_FIELDS)
+    assert engine[-1][0] + engine[-1][1] == gf.DANZERO_ROW_SIZE == 567
+
+
 def test_field_bounds_are_the_spaces_bounds():
     from guandan_fast.envs._episode import observation_bounds
 

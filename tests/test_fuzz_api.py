@@ -356,6 +356,10 @@ SPECS: list[Spec] = [
     Spec("field", fn(gf.field), ("vector", "name", "layout"), 2),
     Spec("encode_observations", fn(gf.encode_observations), ("observations", "out"), 1),
     Spec("danzero_states", fn(gf.danzero_states), ("observations", "out"), 1),
+    Spec("danzero_actions", fn(gf.danzero_actions), ("state", "out"), 1, ("card_order",)),
+    Spec("OnnxBot", lambda _: lambda *a, **k: gf.OnnxBot(lambda rows: rows.sum(axis=1), *a, **k).act(GAMES["play"].clone()), (), 0,
+         ("card_order", "temperature", "seed", "tribute", "encoding")),
+    Spec("BatchedModel", lambda _: lambda *a, **k: gf.BatchedModel(*a, **k), ("model",), 1, ("card_order", "temperature", "seed")),
     # the action space
     Spec("actions.index", fn(gf.actions.index), ("action", "level"), 1),
     Spec("actions.action", fn(gf.actions.action), ("i", "state"), 2),
@@ -391,7 +395,8 @@ SPECS: list[Spec] = [
 ]
 
 #: Names of `guandan_fast.__all__` covered by the specs (constants and exception classes need no call).
-COVERED = {s.name.split(".")[0].split("[")[0] for s in SPECS} | {"Move", "Observation", "PitResult", "GreedyBot", "KINDS", "PASS", "OBSERVATION_LAYOUT", "OBSERVATION_SIZE", "DANZERO_SIZE"}
+COVERED = {s.name.split(".")[0].split("[")[0] for s in SPECS} | {"Move", "Observation", "PitResult", "GreedyBot", "KINDS", "PASS", "OBSERVATION_LAYOUT", "OBSERVATION_SIZE", "DANZERO_SIZE",
+                                                                  "DANZERO_ROW_SIZE"}
 
 OUTCOMES: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
 

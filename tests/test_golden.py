@@ -70,6 +70,10 @@ def test_action_index() -> None:
     assert_golden(regen.GOLDEN / "action_index.txt", regen.action_index_text())
 
 
+def test_danzero567() -> None:
+    assert_golden(regen.GOLDEN / "danzero567.txt", regen.danzero567_text())
+
+
 @pytest.mark.parametrize("pt", regen.PLAYTHROUGHS, ids=[pt.name for pt in regen.PLAYTHROUGHS])
 def test_playthrough(pt) -> None:
     text, game = regen.record_playthrough(pt)
@@ -82,7 +86,7 @@ def test_playthrough(pt) -> None:
 def test_no_stale_or_missing_files() -> None:
     expected = {pt.path for pt in regen.PLAYTHROUGHS}
     assert set(regen.PLAYTHROUGH_DIR.glob("*.txt")) == expected
-    assert set(regen.golden_files()) == expected | {PERFT, DEALS, regen.GOLDEN / "action_index.txt"}
+    assert set(regen.golden_files()) == expected | {PERFT, DEALS, regen.GOLDEN / "action_index.txt", regen.GOLDEN / "danzero567.txt"}
     for path in regen.golden_files():
         assert path.stat().st_size < 2_000_000, path
 

@@ -5,6 +5,7 @@ public front. See docs/api.md for the whole API and docs/rules.md for the rules.
 """
 
 from guandan_fast._core import (
+    DANZERO_ROW_SIZE,
     KINDS,
     PASS,
     Card,
@@ -29,6 +30,7 @@ from guandan_fast._core import (
     UnsatisfiableError,
     VectorEnv,
     classify,
+    danzero_actions,
     decompose,
     count_moves,
     deal,
@@ -60,6 +62,7 @@ from guandan_fast import actions  # noqa: E402
 from guandan_fast.arena import PitResult, pit  # noqa: E402
 from guandan_fast.distributed.runs import collect, simulate  # noqa: E402
 from guandan_fast.bots import GreedyBot, MCBot, RandomBot, RuleBot, SearchBot, play_deal  # noqa: E402
+from guandan_fast.models import BatchedModel, OnnxBot  # noqa: E402
 from guandan_fast.tournament import Tournament  # noqa: E402
 
 #: A move is a Combo: the cards played together with what they are declared as.
@@ -73,6 +76,7 @@ __all__ = [
     "OBSERVATION_LAYOUT",
     "OBSERVATION_SIZE",
     "DANZERO_SIZE",
+    "DANZERO_ROW_SIZE",
     "PASS",
     "Card",
     "CardsNotInHandError",
@@ -100,6 +104,7 @@ __all__ = [
     "classify",
     "decompose",
     "count_moves",
+    "danzero_actions",
     "danzero_state",
     "danzero_states",
     "deal",
@@ -121,6 +126,8 @@ __all__ = [
     "MCBot",
     "RuleBot",
     "SearchBot",
+    "OnnxBot",
+    "BatchedModel",
     "play_deal",
     "return_options",
     "sample_hands",

@@ -65,7 +65,9 @@ __all__ = [
     "InvalidArgumentError",
     "OBSERVATION_SIZE",
     "DANZERO_SIZE",
+    "DANZERO_ROW_SIZE",
     "encode_observation",
+    "danzero_actions",
     "danzero_state",
     "encode_observations",
     "danzero_states",
@@ -242,6 +244,8 @@ OBSERVATION_SIZE: Final[int]
 """Length of `encode_observation` (docs/encodings.md)."""
 DANZERO_SIZE: Final[int]
 """Length of `danzero_state` (513)."""
+DANZERO_ROW_SIZE: Final[int]
+"""Length of a `danzero_actions` row (567)."""
 ACTION_SIZE: Final[int]
 """Number of indices of the action space (docs/environments.md)."""
 PASS_INDEX: Final[int]
@@ -825,10 +829,19 @@ def encode_observations(observations: Iterable[Observation], out: _F32 | None = 
 def danzero_states(observations: Iterable[Observation], out: _F32 | None = None) -> _F32:
     """`danzero_state` of each observation, as rows of a (B, 513) float32 array."""
 
+def danzero_actions(state: Game | Observation, out: _F32 | None = None, *, card_order: Literal["rank-major", "suit-major"] = ...) -> _F32:
+    """DanZero's Q-network input for every legal action of the seat to act in
+    `state` (a Game, or the Observation of the seat to act): one row of 567
+    float32 values per action, `danzero_state` then the action's 54 card
+    counts, in the order of `state.legal_action_indices()`; every card field
+    numbered as `card_order` says ('rank-major' or 'suit-major'; see
+    docs/encodings.md). Written into `out` when given."""
+
 def observation_fields(observation: str) -> list[tuple[str, int, int, float, float]]:
-    """The fields of the encoding `observation` ('danzero' or 'guandan') in
-    order: `(name, offset, length, low, high)`, the values of a field lying
-    in `low..=high` (the bounds of the environments' observation spaces)."""
+    """The fields of the encoding `observation` ('danzero' or 'guandan', or
+    'danzero567' for the rows of `danzero_actions`) in order:
+    `(name, offset, length, low, high)`, the values of a field lying in
+    `low..=high` (the bounds of the environments' observation spaces)."""
 
 # ---------------------------------------------------------------- action space
 
@@ -987,6 +1000,10 @@ class VectorEnv:
         the same as the argmax over the scores with the illegal entries set
         to -inf (lowest index on ties, a NaN counted highest), reading only
         the legal entries; the first legal index where every legal score is -inf."""
+    def danzero_actions(self, out: _F32 | None = None, *, card_order: Literal["rank-major", "suit-major"] = ...) -> _F32:
+        """DanZero's rows (as `danzero_actions`) of every table's decision, one
+        table after another: row `legal_offset[i] + k` is for index
+        `legal[legal_offset[i] + k]` of the last reset or step. Written into `out` when given."""
     def close(self) -> None:
         """Releases the tables; every later call raises InvalidStateError."""
     @property

@@ -6,11 +6,14 @@ Two float32 encodings, built only from what the observing seat may know
 
 - `encode_observation(obs)`: this package's own, `OBSERVATION_SIZE` values;
 - `danzero_state(obs)`: DanZero's 513-value state (the input of its Q
-  network without the 54-value candidate action).
+  network without the 54-value candidate action);
+- `danzero_actions(state)`: DanZero's whole network input, one 567-value
+  row (the state, then the action's cards) per legal action of a decision.
 
 The layouts are the engine's field tables (``_core.observation_fields``):
-`OBSERVATION_FIELDS` and `DANZERO_FIELDS` list ``(name, length)`` in order,
-`OBSERVATION_LAYOUT` and `DANZERO_LAYOUT` map each name to its ``slice``,
+`OBSERVATION_FIELDS`, `DANZERO_FIELDS` and `DANZERO_ROW_FIELDS` list
+``(name, length)`` in order, `OBSERVATION_LAYOUT`, `DANZERO_LAYOUT` and
+`DANZERO_ROW_LAYOUT` map each name to its ``slice``,
 and `field(vector, name)` cuts a field out of a vector (or out of a batch,
 along the last axis). docs/encodings.md describes every field, DanZero's
 included, with the sources its rules were read from.
@@ -25,9 +28,11 @@ import numpy as np
 import numpy.typing as npt
 
 from guandan_fast._core import (
+    DANZERO_ROW_SIZE,
     DANZERO_SIZE,
     OBSERVATION_SIZE,
     InvalidArgumentError,
+    danzero_actions,
     danzero_state,
     danzero_states,
     encode_observation,
@@ -38,11 +43,15 @@ from guandan_fast._core import (
 __all__ = [
     "DANZERO_FIELDS",
     "DANZERO_LAYOUT",
+    "DANZERO_ROW_FIELDS",
+    "DANZERO_ROW_LAYOUT",
+    "DANZERO_ROW_SIZE",
     "DANZERO_SIZE",
     "DANZERO_STATE_SIZE",
     "OBSERVATION_FIELDS",
     "OBSERVATION_LAYOUT",
     "OBSERVATION_SIZE",
+    "danzero_actions",
     "danzero_state",
     "danzero_states",
     "encode_observation",
@@ -63,6 +72,8 @@ def _table(observation: str) -> tuple[Tuple[Tuple[str, int], ...], Mapping[str, 
 # Each encoding's fields, (name, length) in order, and each name's slice of a vector.
 OBSERVATION_FIELDS, OBSERVATION_LAYOUT = _table("guandan")
 DANZERO_FIELDS, DANZERO_LAYOUT = _table("danzero")
+# The fields of a `danzero_actions` row: the state's, then `action` (567 values in all).
+DANZERO_ROW_FIELDS, DANZERO_ROW_LAYOUT = _table("danzero567")
 #: Length of a `danzero_state` vector (513).
 DANZERO_STATE_SIZE: int = DANZERO_SIZE
 

@@ -125,11 +125,15 @@ pub(crate) fn danzero_states<'py>(
 /// A field table row for Python: `(name, offset, length, low, high)`.
 type FieldRow = (&'static str, usize, usize, f32, f32);
 
-/// The fields of the encoding `observation` ('danzero' or 'guandan') in
-/// order: `(name, offset, length, low, high)`, the values of a field lying
-/// in `low..=high` (the bounds of the environments' observation spaces).
+/// The fields of the encoding `observation` ('danzero' or 'guandan', or
+/// 'danzero567' for the rows of `danzero_actions`) in order:
+/// `(name, offset, length, low, high)`, the values of a field lying in
+/// `low..=high` (the bounds of the environments' observation spaces).
 #[pyfunction]
 pub(crate) fn observation_fields(observation: &Bound<'_, PyAny>) -> PyResult<Vec<FieldRow>> {
-    let e = name_arg(observation, "observation", "'danzero' or 'guandan'", Encoding::from_name)?;
-    Ok(e.fields().iter().map(|f: &Field| (f.name, f.offset, f.len, f.low, f.high)).collect())
+    let fields = name_arg(observation, "observation", "'danzero', 'guandan' or 'danzero567'", |name| match name {
+        "danzero567" => Some(crate::rl::fields::danzero_row_fields()),
+        _ => Encoding::from_name(name).map(|e| e.fields().to_vec()),
+    })?;
+    Ok(fields.iter().map(|f: &Field| (f.name, f.offset, f.len, f.low, f.high)).collect())
 }

@@ -294,6 +294,28 @@ impl PyVectorEnv {
         Ok(PyArray1::from_vec(py, out))
     }
 
+    /// DanZero's rows (as `danzero_actions`) of every table's decision, one
+    /// table after another: row `legal_offset[i] + k` is for index
+    /// `legal[legal_offset[i] + k]` of the last reset or step. Written into `out` when given.
+    #[pyo3(signature = (out = None, *, card_order = LEFT_OUT))]
+    #[pyo3(text_signature = "(self, out=None, *, card_order='rank-major')")]
+    fn danzero_actions<'py>(
+        &mut self,
+        py: Python<'py>,
+        out: Option<&Bound<'py, PyAny>>,
+        card_order: Arg<'py>,
+    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let order = card_order_arg(&card_order)?;
+        let env = self.env.as_mut().ok_or_else(|| InvalidStateError::new_err("the VectorEnv is closed"))?;
+        let a = rows_out(py, out, env.legal_total())?;
+        {
+            let mut w = a.try_readwrite().map_err(|_| write_err())?;
+            let s = w.as_slice_mut().map_err(|_| write_err())?;
+            py.detach(|| env.danzero_rows(order, s));
+        }
+        Ok(a)
+    }
+
     /// Releases the tables; every later call raises InvalidStateError.
     fn close(&mut self) {
         self.env = None;

@@ -162,6 +162,12 @@ impl Episode {
         }
     }
 
+    /// The game with the legal actions of its decision now due (as `legal`).
+    pub fn game_and_legal(&mut self) -> (&Game, &LegalSet) {
+        self.legal();
+        (&self.game, &self.legal)
+    }
+
     /// The legal actions of the decision now due (none once the episode is over).
     pub fn legal(&mut self) -> &LegalSet {
         if !self.fresh {

@@ -131,6 +131,18 @@ field_table! {
     }
 }
 
+/// The candidate action's cards (counts), after the 513 values of the state
+/// in a `danzero_actions` row: the input of DanZero's Q network.
+pub const DANZERO_ACTION: Field = Field { name: "action", offset: DANZERO_SIZE, len: CARDS, low: 0.0, high: 2.0 };
+
+/// Values per `danzero_actions` row (567).
+pub const DANZERO_ROW_SIZE: usize = DANZERO_ACTION.end();
+
+/// The fields of a `danzero_actions` row: those of `danzero_state`, then `action`.
+pub fn danzero_row_fields() -> Vec<Field> {
+    DANZERO_FIELDS.iter().copied().chain([DANZERO_ACTION]).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,5 +162,6 @@ mod tests {
         assert_eq!((OBSERVATION_SIZE, DANZERO_SIZE), (636, 513));
         assert_eq!(Obs::TributeCaps.field().range(), 632..636);
         assert_eq!(DanZero::Level.at(), 500);
+        assert_eq!(DANZERO_ROW_SIZE, 567);
     }
 }

@@ -2,6 +2,7 @@
 //! space, with their masks and 54-count rows.
 
 use crate::cards::card::NUM_FACES;
+use crate::cards::cardset::CardSet;
 use crate::game::observe::Observation;
 use crate::game::{tribute, Action, Game, Phase};
 use crate::movegen::arrays::fill_counts;
@@ -99,24 +100,34 @@ impl LegalSet {
         }
     }
 
+    /// The legal actions sorted by index: each index with the cards the
+    /// action gives up (a tribute or return its one card, none for passing).
+    pub fn sorted(&self) -> Vec<(u16, CardSet)> {
+        let mut out: Vec<(u16, CardSet)> = self.indices.iter().zip(&self.actions).map(|(&i, a)| (i, given_up(a))).collect();
+        out.sort_by_key(|&(i, _)| i);
+        out
+    }
+
     /// The legal actions sorted by index: the indices and, per action, the
-    /// 54 card counts it gives up (a tribute or return its one card, zeros
-    /// for passing) appended to `cards`.
+    /// 54 card counts it gives up (as `sorted`) appended to `cards`.
     pub fn rows(&self, index: &mut Vec<i64>, cards: &mut Vec<u8>) {
-        let mut order: Vec<usize> = (0..self.indices.len()).collect();
-        order.sort_by_key(|&k| self.indices[k]);
         index.clear();
         cards.clear();
-        for k in order {
-            index.push(self.indices[k] as i64);
+        for (i, c) in self.sorted() {
+            index.push(i as i64);
             let start = cards.len();
             cards.resize(start + NUM_FACES, 0);
-            match self.actions[k] {
-                Action::Play(m) => fill_counts(&mut cards[start..], m.cards),
-                Action::Tribute(c) | Action::Return(c) => cards[start + c.index()] = 1,
-                Action::Pass => {}
-            }
+            fill_counts(&mut cards[start..], c);
         }
+    }
+}
+
+/// The cards an action gives up: a play's cards, a tribute's or return's one card, none for passing.
+pub fn given_up(a: &Action) -> CardSet {
+    match *a {
+        Action::Play(m) => m.cards,
+        Action::Tribute(c) | Action::Return(c) => CardSet::single(c),
+        Action::Pass => CardSet::EMPTY,
     }
 }
 

@@ -6,6 +6,7 @@
 //! - [`legal`]: the legal actions of a game or an observation as indices;
 //! - [`fields`]: the field tables of the observation encodings;
 //! - [`encodings`]: the observation encodings written into float slices;
+//! - [`danzero_rows`]: DanZero's network input for every legal action of a decision;
 //! - [`episode`]: one seeded episode with native seats and rewards;
 //! - [`numpy_stream`]: numpy's default generator, for seeds drawn as a numpy-seeded env draws them;
 //! - [`vecenv`]: N tables stepped together;
@@ -13,6 +14,7 @@
 
 pub mod action_space;
 pub mod collect;
+pub mod danzero_rows;
 pub mod encodings;
 pub mod episode;
 pub mod fields;

@@ -10,8 +10,10 @@ use crate::error::{Error, Result};
 use crate::game::{Game, Phase};
 use crate::parallel::{self, Stop};
 use crate::rl::action_space::SIZE;
-use crate::rl::encodings::Encoding;
+use crate::rl::danzero_rows::{danzero_rows, CardOrder};
+use crate::rl::encodings::{Encoding, View};
 use crate::rl::episode::{episode_seed, Draws, Episode, Setting};
+use crate::rl::fields::DANZERO_ROW_SIZE;
 
 /// Fewest tables a worker takes at a time.
 const MIN_CHUNK: usize = 16;
@@ -287,6 +289,27 @@ impl VectorEnv {
                 t.write(self.encoding, o, m);
             } else {
                 o.fill(0.0);
+            }
+        }
+    }
+
+    /// Legal actions of every table's decision, in all (the rows of `danzero_rows`).
+    pub fn legal_total(&self) -> usize {
+        self.tables.iter().map(|t| t.sorted.len()).sum()
+    }
+
+    /// Writes `danzero_rows` of every table's decision one table after
+    /// another (`legal_total() * DANZERO_ROW_SIZE` values): the rows of the
+    /// legal indices of the last step, in the same order.
+    pub fn danzero_rows(&mut self, order: CardOrder, out: &mut [f32]) {
+        let mut rest = out;
+        for t in &mut self.tables {
+            let n = t.sorted.len() * DANZERO_ROW_SIZE;
+            let (mine, tail) = std::mem::take(&mut rest).split_at_mut(n);
+            rest = tail;
+            let (g, legal) = t.episode.game_and_legal();
+            if let Some(seat) = g.current_player() {
+                danzero_rows(&View::of_game(g, seat), legal, order, mine);
             }
         }
     }

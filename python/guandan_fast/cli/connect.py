@@ -22,7 +22,7 @@ def add_parser(sub: Subparsers) -> None:
         description="Connects a built-in bot to a competition platform server (docs/platform.md) and plays until the match ends.",
     )
     p.add_argument("url", help="the server's address, e.g. ws://127.0.0.1:23456/game/mybot")
-    p.add_argument("--bot", default="mc:200", metavar="POLICY", help="the policy that plays (default mc:200): " + POLICY_HELP)
+    p.add_argument("--bot", default="mc:200", metavar="POLICY", help="the policy that plays (default mc:200): " + POLICY_HELP + "; or a model, onnx:PATH (docs/models.md)")
     p.add_argument("--seed", type=seed_int, default=0, help="seed of the bot's decisions (default 0)")
     p.add_argument("--rules", choices=("platform", "default"), default="platform",
                    help="the server's rule preset (default platform); the rules flags below change it, as given to the server")
@@ -30,10 +30,24 @@ def add_parser(sub: Subparsers) -> None:
     p.set_defaults(func=run_connect)
 
 
+def connect_bot(name: str, seed: int) -> object:
+    """The bot of `--bot`: a model (onnx:PATH) or a built-in policy by name."""
+    from guandan_fast._core import GuandanError
+    from guandan_fast.models import is_model_name, model_from_spec
+    from guandan_fast.platform.client import PolicyBot
+
+    if is_model_name(name):
+        try:
+            return model_from_spec(name, seed=seed)
+        except GuandanError as e:
+            raise CliError(str(e)) from None
+    return PolicyBot(check_policy(name), seed=seed)
+
+
 def run_connect(args: argparse.Namespace) -> int:
     """Plays until the server ends the match; prints the result."""
     import guandan_fast as gf
-    from guandan_fast.platform.client import Client, PolicyBot
+    from guandan_fast.platform.client import Client
     from guandan_fast.platform.codes import ProtocolError
     from guandan_fast.platform.transport import OPEN_TIMEOUT
     from guandan_fast.platform.rules import PLATFORM_RULES
@@ -43,7 +57,7 @@ def run_connect(args: argparse.Namespace) -> int:
         raise CliError(f"the url must start with ws:// or wss://, not {args.url[:60]!r}")
     base = PLATFORM_RULES if args.rules == "platform" else {}
     rules = gf.Rules(**{**base, **rules_kwargs(args)})
-    client = Client(args.url, PolicyBot(check_policy(args.bot), seed=args.seed), rules=rules)
+    client = Client(args.url, connect_bot(args.bot, args.seed), rules=rules)
     try:
         result = asyncio.run(client.run())
     except ProtocolError as e:

@@ -22,6 +22,7 @@ from rich.text import Text
 
 import guandan_fast as gf
 from guandan_fast.bots import Bot
+from guandan_fast.models import is_model_name, model_from_spec
 from guandan_fast.cli.options import (
     POLICY_HELP,
     CliError,
@@ -76,7 +77,7 @@ def add_parser(sub: Subparsers) -> None:
     )
     p.add_argument("--seat", type=bounded_int(0, 3), default=0, metavar="SEAT", help="your seat (default 0; your partner is seat+2)")
     p.add_argument("--bots", default="mc:200", metavar="POLICY[,POLICY,POLICY]",
-                   help="the bots: one policy for all three or three for the other seats in order (default mc:200); " + POLICY_HELP)
+                   help="the bots: one policy for all three or three for the other seats in order (default mc:200); " + POLICY_HELP + "; or a model, onnx:PATH (docs/models.md)")
     p.add_argument("--seed", type=seed_int, help="seed of the deals (default: a random one, printed)")
     p.add_argument("--cards", action="store_true", help="number every card-level move (default: one per pattern)")
     p.add_argument("--ascii", action="store_true", help="suit letters instead of ♠ ♥ ♣ ♦")
@@ -86,7 +87,12 @@ def add_parser(sub: Subparsers) -> None:
 
 
 def make_bot(spec: str, seed: int) -> Bot:
-    """A bot for a policy name: random, greedy, rule (`RuleBot`), mc[:N] (`MCBot`, greedy rollouts), mc-random[:N], a search (`SearchBot`)."""
+    """A bot for a policy name: random, greedy, rule (`RuleBot`), mc[:N] (`MCBot`, greedy rollouts), mc-random[:N], a search (`SearchBot`), a model (onnx:PATH, `OnnxBot`)."""
+    if is_model_name(spec):
+        try:
+            return model_from_spec(spec, seed=seed)
+        except gf.GuandanError as e:
+            raise CliError(str(e)) from None
     name = check_policy(spec)  # the engine's own name: mc and mc-random carry their playouts
     if name == "random":
         return gf.RandomBot(seed)

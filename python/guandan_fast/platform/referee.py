@@ -29,6 +29,7 @@ from guandan_fast.platform import messages as m
 from guandan_fast.platform import record
 from guandan_fast.platform.codes import Action, ProtocolError, action_code, card_code, cards_code
 from guandan_fast.platform.rules import DRAW_DROPS, platform_rules
+from guandan_fast.models import is_model_name, model_from_spec
 from guandan_fast.platform.seating import check_bots
 
 __all__ = ["MAX_INVALID", "Ask", "Event", "Log", "MatchAborted", "Record", "Referee", "Send", "match_options"]
@@ -142,6 +143,8 @@ class Referee:
         #: The match's last record line (``type`` ``"result"`` or ``"aborted"``) once it is over.
         self.result: Optional[dict[str, Any]] = None
         self._bot_decisions = [0, 0, 0, 0]
+        #: Bot seats played by a model (``onnx:PATH``), loaded and checked now.
+        self._models = {s: model_from_spec(p, seed=seed + s) for s, p in self.bots.items() if is_model_name(p)}
         self._events: list[Event] = []
         self._run = self._match()
         self._started = False
@@ -326,7 +329,10 @@ class Referee:
                 self.bot = None
             self._bot_decisions[seat] += 1
             k = self._bot_decisions[seat]
-            action = policy_action(game, self.bots[seat], seed=decision_seed(self.seed + seat, k))
+            if seat in self._models:
+                action = self._models[seat].act(game)
+            else:
+                action = policy_action(game, self.bots[seat], seed=decision_seed(self.seed + seat, k))
         else:
             legal = game.legal_actions("cards")
             action, fallback = yield from self._ask(game, self._act_message(game, stage, deal, legal), legal)

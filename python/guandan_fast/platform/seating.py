@@ -14,9 +14,17 @@ from typing import Generic, Mapping, Optional, TypeVar
 
 from guandan_fast._core import InvalidArgumentError, _check_policy
 
-__all__ = ["Seating", "check_bots", "parse_bots"]
+__all__ = ["Seating", "check_bot_name", "check_bots", "parse_bots"]
 
 C = TypeVar("C")
+
+
+def check_bot_name(name: str) -> str:
+    """A bot seat's name as the referee plays it: a model (``onnx:PATH``,
+    guandan_fast.models) unchanged, else the engine's name of the policy."""
+    from guandan_fast.models import is_model_name
+
+    return name if is_model_name(name) else _check_policy(name)
 
 
 def parse_bots(text: str) -> dict[int, str]:
@@ -28,7 +36,7 @@ def parse_bots(text: str) -> dict[int, str]:
             raise InvalidArgumentError(f"a bot is SEAT:POLICY with a seat 0..3, like 1:mc:200; got {part[:40]!r}")
         if int(seat) in bots:
             raise InvalidArgumentError(f"seat {seat} is given two bots")
-        bots[int(seat)] = _check_policy(policy.strip())
+        bots[int(seat)] = check_bot_name(policy.strip())
     if len(bots) == 4:
         raise InvalidArgumentError("four bots leave no seat for a client")
     return bots
@@ -42,7 +50,7 @@ def check_bots(bots: object) -> dict[int, str]:
         raise InvalidArgumentError(f"bots must be a dict seat -> policy name, not a {type(bots).__name__}")
     if any(type(s) is not int or s not in range(4) for s in bots) or len(bots) > 3:
         raise InvalidArgumentError(f"bots are seats 0..3 (at most three) -> policy names, not {sorted(map(repr, bots))!r:.60}")
-    return {s: _check_policy(p) for s, p in bots.items()}
+    return {s: check_bot_name(p) for s, p in bots.items()}
 
 
 class Seating(Generic[C]):
