@@ -3,7 +3,7 @@
 //! Run: `cargo bench --bench endgame` (a few minutes; see benches/README.md).
 //!
 //! Positions: seeded deals (`deck::deal`, level `seed % 13`, leader
-//! `seed % 4`) played forward by the rule policy until at most `k` cards
+//! `seed % 4`) played forward by the first rule policy (`rule-v1`) until at most `k` cards
 //! are left in the four hands (the first such position, so a little under
 //! `k` when the last play took several). Scored by the deal's level change
 //! at a game's first deal (`Context::score`).
@@ -29,7 +29,7 @@ use guandan_fast::game::observe::Knowledge;
 use guandan_fast::game::rules::Rules;
 use guandan_fast::game::trick::PlayState;
 use guandan_fast::rng::Rng;
-use guandan_fast::search::choosers::rule_based as rule;
+use guandan_fast::search::choosers::rule_v1 as rule;
 use guandan_fast::search::context::Context;
 use guandan_fast::search::endgame::{Budget, Outcomes, Solver};
 use guandan_fast::{Mode, Move};

@@ -55,6 +55,15 @@ def test_policy_names() -> None:
             gf.policy_action(g, bad)
 
 
+def test_a_focused_search_settles_its_endgames_exactly_and_for_any_thread_count() -> None:
+    g = gf.Game(hands=["3s 4d 5c 6h 7s 9d", "8d 8c Kd Kc", "5s 6s Qd", "Ts Jd Qc Ac"], leader=0)
+    a = gf.policy_action(g, "focus+exact:80", seed=3, threads=1)
+    assert a in g.legal_actions("pattern")
+    assert a == gf.policy_action(g, "focus+exact:80", seed=3, threads=2)
+    bots = [gf.SearchBot("focus+win+exact:40", seed=1), gf.GreedyBot(), gf.SearchBot("focus+exact:40", seed=2), gf.GreedyBot()]
+    assert sorted(gf.play_deal(gf.Game(seed=8), bots)) == [0, 1, 2, 3]
+
+
 def test_bots_play_a_whole_deal_legally() -> None:
     g = gf.Game(seed=5)
     bots = [gf.MCBot(40, seed=1), gf.RandomBot(2), gf.GreedyBot(), gf.RandomBot(3)]
