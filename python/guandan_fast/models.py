@@ -68,7 +68,7 @@ class _OnnxScorer:
 
     def _open(self) -> None:
         try:
-            import onnxruntime as ort
+            import onnxruntime as ort  # type: ignore[import-untyped,unused-ignore]
         except ImportError:
             raise InvalidArgumentError("loading an ONNX model needs onnxruntime: pip install 'guandan_fast[onnx]'") from None
         if not os.path.isfile(self.path):
