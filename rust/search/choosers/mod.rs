@@ -75,3 +75,17 @@ impl<C: Chooser> Chooser for [C; 4] {
         self.iter().any(|c| c.uses_knowledge())
     }
 }
+
+/// The index of the move with the smallest key, among those that have one
+/// (the first of equal keys).
+pub(crate) fn best_by<K: Ord>(moves: &[Move], mut key: impl FnMut(&Move) -> Option<K>) -> Option<usize> {
+    let mut best: Option<(K, usize)> = None;
+    for (i, m) in moves.iter().enumerate() {
+        if let Some(k) = key(m) {
+            if best.as_ref().is_none_or(|(b, _)| k < *b) {
+                best = Some((k, i));
+            }
+        }
+    }
+    best.map(|(_, i)| i)
+}

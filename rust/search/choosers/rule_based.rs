@@ -15,7 +15,7 @@ use crate::movegen::combo::{rank_value, Kind};
 use crate::movegen::decompose::{hand_cost, plan, Costs, Counts, Group, Plan};
 use crate::movegen::{ComboRules, Move};
 use crate::rng::Rng;
-use crate::search::choosers::Chooser;
+use crate::search::choosers::{best_by, Chooser};
 use crate::search::context::Context;
 use crate::search::run::Run;
 
@@ -233,19 +233,6 @@ pub fn choose(state: &PlayState, ctx: &Context, moves: &[Move]) -> Option<usize>
         Some(_) if state.top_seat == v.mate => support(&v, moves),
         Some(_) => follow(&v, moves),
     }
-}
-
-/// The index of the move with the smallest key, among those that have one.
-fn best_by<K: Ord>(moves: &[Move], mut key: impl FnMut(&Move) -> Option<K>) -> Option<usize> {
-    let mut best: Option<(K, usize)> = None;
-    for (i, m) in moves.iter().enumerate() {
-        if let Some(k) = key(m) {
-            if best.as_ref().is_none_or(|(b, _)| k < *b) {
-                best = Some((k, i));
-            }
-        }
-    }
-    best.map(|(_, i)| i)
 }
 
 fn lead(v: &View, moves: &[Move]) -> usize {

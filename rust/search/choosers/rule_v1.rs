@@ -14,7 +14,7 @@ use crate::movegen::combo::{rank_value, Kind};
 use crate::movegen::decompose::{decompose, min_plays};
 use crate::movegen::{ComboRules, Move};
 use crate::rng::Rng;
-use crate::search::choosers::Chooser;
+use crate::search::choosers::{best_by, Chooser};
 use crate::search::context::Context;
 use crate::search::run::Run;
 
@@ -100,19 +100,6 @@ fn follow(state: &PlayState, moves: &[Move], top: Move, k0: u32, shortest: u32, 
     // leaves one group to go out with; the smallest bomb, the joker bomb last.
     let worth = |m: &Move| danger || left(m) <= 1 || (top.combo.kind.is_bomb() && left(m) < k0);
     best_by(moves, |m| (m.combo.kind.is_bomb() && worth(m)).then(|| (m.combo.kind == Kind::JokerBomb, left(m), m.combo.bomb_power(level))))
-}
-
-/// The index of the move with the smallest key, among those that have one.
-fn best_by<K: Ord>(moves: &[Move], mut key: impl FnMut(&Move) -> Option<K>) -> Option<usize> {
-    let mut best: Option<(K, usize)> = None;
-    for (i, m) in moves.iter().enumerate() {
-        if let Some(k) = key(m) {
-            if best.as_ref().is_none_or(|(b, _)| k < *b) {
-                best = Some((k, i));
-            }
-        }
-    }
-    best.map(|(_, i)| i)
 }
 
 /// The tribute or return card among `options` that hurts `hand` least: the
