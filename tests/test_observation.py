@@ -63,7 +63,7 @@ def expected(g: gf.Game, seat: int) -> dict[str, Any]:
     played = [Counter[gf.Card]() for _ in range(4)]
     known = [Counter[gf.Card]() for _ in range(4)]
     caps: list[int | None] = [None] * 4
-    # The cards of the tribute (return) step in progress are not public yet (RULES §6).
+    # The cards of the tribute (return) step in progress are not public yet (docs/rules.md §6).
     hidden = {"tribute": gf.Tribute, "return": gf.Return}.get(g.phase)
     history = [(s, a) for s, a in g.history if hidden is None or not isinstance(a, hidden)]
     t = g.tribute

@@ -55,7 +55,7 @@ def test_mc_decisions_from_messages_are_the_engines(tmp_path: Path) -> None:
     assert len(games) == len(client.decisions) > 50
     phases = set()
     for k, (game, (obs, action)) in enumerate(zip(games, client.decisions), start=1):
-        # Every state, a double-down's second giver and receiver included (RULES §6).
+        # Every state, a double-down's second giver and receiver included (docs/rules.md §6).
         assert obs == game.observation(0), (k, game.phase)  # the whole view of the seat
         phases.add((game.phase, None if game.tribute is None else game.tribute["kind"]))
         assert gf.policy_action(game, "mc:30", seed=decision_seed(0, k)) == action, k

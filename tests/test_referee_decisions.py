@@ -1,4 +1,4 @@
-"""Referee decisions (RULES §10): `Game.penalize` as the rule books give
+"""Referee decisions (docs/rules.md §10): `Game.penalize` as the rule books give
 them, kept by the position string, pickles, `replay` and the record, and
 refused without a change when they cannot apply."""
 

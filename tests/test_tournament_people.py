@@ -1,4 +1,4 @@
-"""A knockout that people play (RULES §9): the draw, results reported as they
+"""A knockout that people play (docs/rules.md §9): the draw, results reported as they
 come in and in any order, forfeits and penalties, and an event saved and
 resumed mid-way that ends as the same event played straight."""
 

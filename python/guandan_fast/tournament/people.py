@@ -1,4 +1,4 @@
-"""A knockout that people play (RULES §9): entrants that are teams of people
+"""A knockout that people play (docs/rules.md §9): entrants that are teams of people
 (or built-in policies, mixed in one event), drawn into the seeded bracket of
 `draw.py` (byes, same-unit teams in opposite halves), whose match results
 are reported as they come in, in any order.
