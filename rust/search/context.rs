@@ -9,6 +9,11 @@ use crate::game::trick::team;
 use crate::game::Game;
 use crate::movegen::Move;
 
+/// Every finishing order (each seat once).
+pub fn finish_orders() -> impl Iterator<Item = [u8; 4]> {
+    (0..256u32).map(|x| [(x & 3) as u8, (x >> 2 & 3) as u8, (x >> 4 & 3) as u8, (x >> 6) as u8]).filter(|f| (0..4).all(|s| f.contains(&s)))
+}
+
 /// What the players of a deal know besides its play state: the game's
 /// rules and levels, and the public knowledge of the deal (cards played,
 /// tribute and return cards known to be in a hand, tribute caps).

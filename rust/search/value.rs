@@ -7,7 +7,7 @@ use crate::error::Result;
 use crate::game::levels::LevelState;
 use crate::game::rules::Rules;
 use crate::game::trick::team;
-use crate::search::context::Context;
+use crate::search::context::{finish_orders, Context};
 use crate::search::policy::Value;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -18,11 +18,6 @@ pub struct Scores {
     /// By `16 f0 + 4 f1 + f2` of the finishing order.
     table: [i32; 64],
     team: u8,
-}
-
-/// Every finishing order (each seat once).
-pub fn finish_orders() -> impl Iterator<Item = [u8; 4]> {
-    (0..256u32).map(|x| [(x & 3) as u8, (x >> 2 & 3) as u8, (x >> 4 & 3) as u8, (x >> 6) as u8]).filter(|f| (0..4).all(|s| f.contains(&s)))
 }
 
 #[inline]

@@ -39,6 +39,7 @@ mod tests;
 use crate::cards::cardset::CardSet;
 use crate::game::trick::{partner, team, PlayState};
 use crate::movegen::{ComboRules, Move};
+use crate::search::context::finish_orders;
 use moves::exact_plays;
 use std::time::{Duration, Instant};
 use table::{meta, Layout, Table, MAX_CARDS, META_BITS};
@@ -55,11 +56,6 @@ pub struct Outcomes {
     /// Lowest and highest outcome index still possible after each finishing
     /// order so far (`prefix`).
     bounds: [(u8, u8); 21],
-}
-
-/// Every finishing order (permutation of the seats).
-fn orders() -> impl Iterator<Item = [u8; 4]> {
-    (0..256u32).map(|x| [(x & 3) as u8, (x >> 2 & 3) as u8, (x >> 4 & 3) as u8, (x >> 6) as u8]).filter(|f| (0..4).all(|s| f.contains(&s)))
 }
 
 /// Index of a finishing order so far in `Outcomes::bounds`.
@@ -84,7 +80,7 @@ impl Outcomes {
     /// As `new`, from a scoring that may fail (the first error is returned).
     pub fn try_new<E>(mut score: impl FnMut([u8; 4]) -> Result<i32, E>) -> Result<Outcomes, E> {
         let mut raw = Vec::with_capacity(24);
-        for f in orders() {
+        for f in finish_orders() {
             raw.push((f, score(f)?));
         }
         let mut values: Vec<i32> = raw.iter().map(|&(_, v)| v).collect();
