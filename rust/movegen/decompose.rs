@@ -867,17 +867,23 @@ mod tests {
         h
     }
 
+    /// Case `t` of a brute-force comparison: 4 to 10 cards with 0 to 2
+    /// wildcards at level 2, 5 or A, under both full-house rules, from few
+    /// ranks in every other case (so that runs, full houses and bombs are common).
+    fn small_case(rng: &mut Rng, t: u32) -> (CardSet, u8, ComboRules) {
+        let wild = (t % 3) as u8;
+        let level = [0u8, 3, 12][(t / 3 % 3) as usize];
+        let rules = ComboRules { joker_pair_in_full_house: t % 5 != 0 };
+        let ranks = if t % 2 == 0 { 6 } else { 13 };
+        let size = 4 + rng.below(7);
+        (hand_with(rng, size, level, wild, ranks), level, rules)
+    }
+
     #[test]
     fn matches_brute_force_on_small_hands() {
         let mut rng = Rng::new(14);
         for t in 0..600u32 {
-            let wild = (t % 3) as u8;
-            let level = [0u8, 3, 12][(t / 3 % 3) as usize];
-            let rules = ComboRules { joker_pair_in_full_house: t % 5 != 0 };
-            // Few ranks, so that runs, full houses and bombs are common.
-            let ranks = if t % 2 == 0 { 6 } else { 13 };
-            let size = 4 + rng.below(7);
-            let hand = hand_with(&mut rng, size, level, wild, ranks);
+            let (hand, level, rules) = small_case(&mut rng, t);
             let want = brute(hand, level, rules, &mut Map::new());
             assert_eq!(check(hand, level, rules), want, "{hand} at level {level}");
         }
@@ -916,12 +922,7 @@ mod tests {
     fn costs_match_brute_force_on_small_hands() {
         let mut rng = Rng::new(15);
         for t in 0..500u32 {
-            let wild = (t % 3) as u8;
-            let level = [0u8, 3, 12][(t / 3 % 3) as usize];
-            let rules = ComboRules { joker_pair_in_full_house: t % 5 != 0 };
-            let ranks = if t % 2 == 0 { 6 } else { 13 };
-            let size = 4 + rng.below(7);
-            let hand = hand_with(&mut rng, size, level, wild, ranks);
+            let (hand, level, rules) = small_case(&mut rng, t);
             let want = brute_cost(hand, level, rules, &TEST_COSTS, &mut Map::new());
             let counts = Counts::of(hand, level, rules);
             assert_eq!(hand_cost(counts, level, &TEST_COSTS), want, "{hand} at level {level}");
