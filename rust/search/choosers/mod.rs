@@ -16,8 +16,12 @@ pub use random::Random;
 pub use rule_based::RuleBased;
 pub use rule_v1::RuleV1;
 
+use crate::cards::card::Card;
+use crate::cards::cardset::CardSet;
 use crate::error::Result;
 use crate::game::trick::PlayState;
+use crate::game::Action;
+use crate::movegen::combo::rank_value;
 use crate::movegen::Move;
 use crate::rng::Rng;
 use crate::search::context::Context;
@@ -88,4 +92,19 @@ pub(crate) fn best_by<K: Ord>(moves: &[Move], mut key: impl FnMut(&Move) -> Opti
         }
     }
     best.map(|(_, i)| i)
+}
+
+/// The tribute or return card among `options` with the smallest `left`
+/// (what the hand is worth without it, lower better); on ties a tribute
+/// from the suit `hand` holds fewest of (least straight-flush potential
+/// lost), a return card of the lowest rank; then the lowest card index.
+/// Other actions come last.
+pub(crate) fn tribute_by<K: Ord>(options: &[Action], hand: CardSet, level: u8, left: impl Fn(&Card) -> K) -> Option<Action> {
+    let suit_count = |c: &Card| c.suit().map_or(0, |s| (0..13u8).map(|r| hand.count(Card::natural(r, s)) as u32).sum::<u32>());
+    let key = |a: &Action| match a {
+        Action::Tribute(c) => (false, Some((left(c), suit_count(c), 0, c.index()))),
+        Action::Return(c) => (false, Some((left(c), rank_value(c.rank(), level) as u32, suit_count(c), c.index()))),
+        _ => (true, None),
+    };
+    options.iter().min_by_key(|a| key(a)).copied()
 }

@@ -15,7 +15,7 @@ use crate::movegen::combo::{rank_value, Kind};
 use crate::movegen::decompose::{hand_cost, plan, Costs, Counts, Group, Plan};
 use crate::movegen::{ComboRules, Move};
 use crate::rng::Rng;
-use crate::search::choosers::{best_by, Chooser};
+use crate::search::choosers::{best_by, tribute_by, Chooser};
 use crate::search::context::Context;
 use crate::search::run::Run;
 
@@ -387,15 +387,8 @@ fn best_follow(v: &View, moves: &[Move], need: i32, bonus: i32, urgent: bool) ->
 /// holds fewest of (least straight-flush potential lost), a return card of
 /// the lowest rank.
 pub fn tribute_choice(options: &[Action], hand: CardSet, level: u8, rules: ComboRules) -> Option<Action> {
-    let suit_count = |c: &Card| c.suit().map_or(0, |s| (0..13u8).map(|r| hand.count(Card::natural(r, s)) as u32).sum::<u32>());
     let counts = Counts::of(hand, level, rules);
-    let left = |c: &Card| hand_cost(counts.minus(Counts::of_play(CardSet::single(*c), level)), level, &VALUE);
-    let key = |a: &Action| match a {
-        Action::Tribute(c) => (left(c), suit_count(c), 0, c.index()),
-        Action::Return(c) => (left(c), rank_value(c.rank(), level) as u32, suit_count(c), c.index()),
-        _ => (i32::MAX, 0, 0, usize::MAX),
-    };
-    options.iter().min_by_key(|a| key(a)).copied()
+    tribute_by(options, hand, level, |c| hand_cost(counts.minus(Counts::of_play(CardSet::single(*c), level)), level, &VALUE))
 }
 
 #[cfg(test)]

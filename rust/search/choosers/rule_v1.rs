@@ -5,16 +5,15 @@
 //! play left alone. It reads only the seat's own hand and how many cards
 //! each seat holds.
 
-use crate::cards::card::Card;
 use crate::cards::cardset::CardSet;
 use crate::error::Result;
 use crate::game::trick::{partner, PlayState};
 use crate::game::Action;
-use crate::movegen::combo::{rank_value, Kind};
+use crate::movegen::combo::Kind;
 use crate::movegen::decompose::{decompose, min_plays};
 use crate::movegen::{ComboRules, Move};
 use crate::rng::Rng;
-use crate::search::choosers::{best_by, Chooser};
+use crate::search::choosers::{best_by, tribute_by, Chooser};
 use crate::search::context::Context;
 use crate::search::run::Run;
 
@@ -107,13 +106,7 @@ fn follow(state: &PlayState, moves: &[Move], top: Move, k0: u32, shortest: u32, 
 /// hand holds fewest of (least straight-flush potential lost), a return card
 /// of the lowest rank.
 pub fn tribute_choice(options: &[Action], hand: CardSet, level: u8, rules: ComboRules) -> Option<Action> {
-    let suit_count = |c: &Card| c.suit().map_or(0, |s| (0..13u8).map(|r| hand.count(Card::natural(r, s)) as u32).sum::<u32>());
-    let key = |a: &Action| match a {
-        Action::Tribute(c) => (min_plays(hand.minus(CardSet::single(*c)), level, rules), suit_count(c), 0, c.index()),
-        Action::Return(c) => (min_plays(hand.minus(CardSet::single(*c)), level, rules), rank_value(c.rank(), level) as u32, suit_count(c), c.index()),
-        _ => (u32::MAX, 0, 0, usize::MAX),
-    };
-    options.iter().min_by_key(|a| key(a)).copied()
+    tribute_by(options, hand, level, |c| min_plays(hand.minus(CardSet::single(*c)), level, rules))
 }
 
 #[cfg(test)]
