@@ -306,11 +306,15 @@ def test_a_resisted_tribute_in_a_record_and_play_from_there(browser: Any, tmp_pa
         page.keyboard.press("PageDown")  # the second deal: its payers hold both red jokers
         strip = page.wait_for_selector("#watch-table .tribute-strip:has-text('抗贡')")
         assert "both big jokers" in strip.inner_text()
+        before = page.evaluate("() => location.hash")
         page.keyboard.press("ArrowRight")
+        # The step is fetched before it is drawn: wait for it, or the seat read is the step before's.
+        page.wait_for_function("(before) => location.hash !== before", arg=before)
         page.wait_for_selector("#watch-play:not([disabled])")
         to_move = page.locator("#watch-table .seat.active").get_attribute("data-seat")
+        assert to_move is not None
         page.click("#watch-play")  # take that seat against the bots
         page.wait_for_function("() => location.hash.startsWith('#play/')")
-        page.wait_for_selector("#play-table .seat-bottom .hand .card")
-        assert page.locator("#play-table .seat-bottom").get_attribute("data-seat") == to_move
+        # The page opened on a table of its own (seat 0 at the bottom): wait for the new table's seat.
+        page.wait_for_selector(f"#play-table .seat-bottom[data-seat='{to_move}'] .hand .card")
         p.close()
