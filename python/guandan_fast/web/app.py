@@ -24,13 +24,13 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any, Optional
+from typing import Any, AsyncIterator, Optional
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -333,18 +333,73 @@ def open_record(app: Starlette, text: str) -> str:
     return store.add_record(read_recording(text, rules=store.settings.rules))
 
 
-def create_app(settings: Optional[Settings] = None) -> Starlette:
-    """The web table's ASGI app."""
-    settings = settings or Settings()
-    store = _Store(settings)
-    tables, records = store.tables, store.records
-    static = resources.files("guandan_fast.web") / "static"
-    table_of, record_of = store.table, store.record
+async def _messages(ws: WebSocket) -> AsyncIterator[tuple[Any, Optional[str]]]:
+    """The page's messages, as dicts; an oversized or non-JSON one gets an error answer."""
+    while True:
+        frame = await ws.receive()
+        if frame["type"] == "websocket.disconnect":
+            return
+        text = frame.get("text")
+        if text is None:
+            yield None, "send JSON text, not binary frames"
+            continue
+        if len(text) > MAX_MESSAGE:
+            yield None, f"a message is at most {MAX_MESSAGE // 1024} KiB"
+            continue
+        try:
+            msg = json.loads(text)
+        except ValueError:
+            yield None, "a message is a JSON object"
+            continue
+        if not isinstance(msg, dict):
+            yield None, "a message is a JSON object"
+            continue
+        yield msg, None
 
-    async def index(request: Request) -> Response:
-        return FileResponse(str(static / "index.html"), headers={"Cache-Control": "no-cache"})
 
-    async def config(request: Request) -> Response:
+async def _http_error(request: Request, exc: Exception) -> Response:
+    """A 4xx as ``{"error": ...}``."""
+    assert isinstance(exc, HTTPException)
+    return _error(exc.status_code, str(exc.detail))
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    """Any other failure: logged, and a 500 without the traceback."""
+    log.exception("error in %s %s", request.method, request.url.path)
+    return _error(500, "the server failed on this request (see its log)")
+
+
+class _Endpoints:
+    """The app's endpoints and websocket handlers, over one server's settings and store."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.store = _Store(settings)
+        self.static = resources.files("guandan_fast.web") / "static"
+
+    def routes(self) -> list[BaseRoute]:
+        """The app's routes (the module docstring lists them)."""
+        return [
+            Route("/", self.index),
+            Route("/api/config", self.config),
+            Route("/api/tables", self.new_table, methods=["POST"]),
+            Route("/api/tables/{tid}", self.get_table),
+            Route("/api/records", self.new_record, methods=["POST"]),
+            Route("/api/records/{rid}", self.get_record),
+            Route("/api/records/{rid}/steps/{step}", self.get_step),
+            WebSocketRoute("/ws/tables/{tid}", self.table_socket),
+            WebSocketRoute("/ws/records/{rid}", self.record_socket),
+            Route("/api/live", self.live_list),
+            Route("/api/live/{table}", self.live_view),
+            WebSocketRoute("/ws/live/{table}", self.live_socket),
+            Mount("/static", StaticFiles(directory=str(self.static)), name="static"),
+        ]
+
+    async def index(self, request: Request) -> Response:
+        return FileResponse(str(self.static / "index.html"), headers={"Cache-Control": "no-cache"})
+
+    async def config(self, request: Request) -> Response:
+        settings = self.settings
         rules = settings.rules.to_dict()
         rules["upgrade"] = {str(k): v for k, v in rules["upgrade"].items()}
         return JSONResponse({
@@ -358,66 +413,43 @@ def create_app(settings: Optional[Settings] = None) -> Starlette:
             "live": settings.live is not None,
         })
 
-    async def new_table(request: Request) -> Response:
-        options = _table_options(_json_body(await _body(request)), settings)
+    async def new_table(self, request: Request) -> Response:
+        options = _table_options(_json_body(await _body(request)), self.settings)
         try:
-            table = Table(options["bots"], seed=options["seed"], rules=settings.rules, names=options["names"], game=options["game"])
+            table = Table(options["bots"], seed=options["seed"], rules=self.settings.rules, names=options["names"], game=options["game"])
         except gf.GuandanError as e:
             raise HTTPException(400, str(e)) from None
-        tid = store.add_table(table)
+        tid = self.store.add_table(table)
         return JSONResponse({"id": tid, "view": table.view()}, status_code=201)
 
-    async def get_table(request: Request) -> Response:
-        return JSONResponse({"id": request.path_params["tid"], "view": table_of(request.path_params["tid"]).table.view()})
+    async def get_table(self, request: Request) -> Response:
+        return JSONResponse({"id": request.path_params["tid"], "view": self.store.table(request.path_params["tid"]).table.view()})
 
-    async def new_record(request: Request) -> Response:
+    async def new_record(self, request: Request) -> Response:
         raw = await _body(request)
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise HTTPException(400, "the record is not UTF-8 text") from None
         try:
-            rec = await asyncio.to_thread(read_recording, text, rules=settings.rules)
+            rec = await asyncio.to_thread(read_recording, text, rules=self.settings.rules)
         except RecordError as e:
             raise HTTPException(400, str(e)) from None
-        rid = store.add_record(rec)
+        rid = self.store.add_record(rec)
         return JSONResponse({"id": rid, "summary": rec.summary()}, status_code=201)
 
-    async def get_record(request: Request) -> Response:
-        return JSONResponse({"id": request.path_params["rid"], "summary": record_of(request.path_params["rid"]).rec.summary()})
+    async def get_record(self, request: Request) -> Response:
+        return JSONResponse({"id": request.path_params["rid"], "summary": self.store.record(request.path_params["rid"]).rec.summary()})
 
-    async def get_step(request: Request) -> Response:
-        rec = record_of(request.path_params["rid"]).rec
+    async def get_step(self, request: Request) -> Response:
+        rec = self.store.record(request.path_params["rid"]).rec
         text = request.path_params["step"]
         if not text.isdigit() or len(text) > 9 or int(text) >= rec.steps:
             raise HTTPException(404, f"step must be 0..{rec.steps - 1}, not {text[:20]!r}")
         return JSONResponse(rec.view(int(text)))
 
-    async def _messages(ws: WebSocket) -> Any:
-        """The page's messages, as dicts; an oversized or non-JSON one gets an error answer."""
-        while True:
-            frame = await ws.receive()
-            if frame["type"] == "websocket.disconnect":
-                return
-            text = frame.get("text")
-            if text is None:
-                yield None, "send JSON text, not binary frames"
-                continue
-            if len(text) > MAX_MESSAGE:
-                yield None, f"a message is at most {MAX_MESSAGE // 1024} KiB"
-                continue
-            try:
-                msg = json.loads(text)
-            except ValueError:
-                yield None, "a message is a JSON object"
-                continue
-            if not isinstance(msg, dict):
-                yield None, "a message is a JSON object"
-                continue
-            yield msg, None
-
-    async def table_socket(ws: WebSocket) -> None:
-        hub = tables.get(ws.path_params["tid"])
+    async def table_socket(self, ws: WebSocket) -> None:
+        hub = self.store.tables.get(ws.path_params["tid"])
         if hub is None:
             await ws.close(code=4404, reason="no such table")
             return
@@ -432,7 +464,7 @@ def create_app(settings: Optional[Settings] = None) -> Starlette:
                     await peer.send({"type": "error", "message": problem})
                     continue
                 try:
-                    await hub.receive(peer, msg, settings.playouts)
+                    await hub.receive(peer, msg, self.settings.playouts)
                 except (PageError, gf.GuandanError) as e:
                     await peer.send({"type": "error", "message": str(e)})
         except WebSocketDisconnect:
@@ -442,8 +474,8 @@ def create_app(settings: Optional[Settings] = None) -> Starlette:
             if not hub.peers:
                 hub.hints.stop()
 
-    async def record_socket(ws: WebSocket) -> None:
-        hub = records.get(ws.path_params["rid"])
+    async def record_socket(self, ws: WebSocket) -> None:
+        hub = self.store.records.get(ws.path_params["rid"])
         if hub is None:
             await ws.close(code=4404, reason="no such record")
             return
@@ -455,23 +487,7 @@ def create_app(settings: Optional[Settings] = None) -> Starlette:
                     await peer.send({"type": "error", "message": problem})
                     continue
                 try:
-                    kind = msg.get("type")
-                    if kind == "cancel":
-                        hub.hints.stop()
-                    elif kind == "hint":
-                        step = msg.get("step")
-                        if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step < hub.rec.steps:
-                            raise PageError(f"step must be 0..{hub.rec.steps - 1}")
-                        g, _, deal, i = hub.rec.game_at(step)
-                        if g.phase != "play" or g.current_player is None:
-                            raise PageError("a hint is for a play: nobody plays at this step")
-                        seat = g.current_player
-                        extra: dict[str, Any] = {"seat": seat, "of": "step", "step": step}
-                        if i < len(deal.actions):
-                            extra["played"] = action_json(deal.actions[i])
-                        hub.hints.start([peer], g.observation(seat), _playouts(msg, settings.playouts), extra)
-                    else:
-                        raise PageError("a Watch message is a hint (with a step) or cancel")
+                    self._record_message(hub, peer, msg)
                 except (PageError, gf.GuandanError) as e:
                     await peer.send({"type": "error", "message": str(e)})
         except WebSocketDisconnect:
@@ -479,28 +495,49 @@ def create_app(settings: Optional[Settings] = None) -> Starlette:
         finally:
             hub.hints.stop()
 
-    def live_table(text: str) -> int:
-        if settings.live is None:
+    def _record_message(self, hub: _RecordHub, peer: _Peer, msg: dict[str, Any]) -> None:
+        """Acts on a Watch page's message: a hint at a step, or cancel."""
+        kind = msg.get("type")
+        if kind == "cancel":
+            hub.hints.stop()
+        elif kind == "hint":
+            step = msg.get("step")
+            if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step < hub.rec.steps:
+                raise PageError(f"step must be 0..{hub.rec.steps - 1}")
+            g, _, deal, i = hub.rec.game_at(step)
+            if g.phase != "play" or g.current_player is None:
+                raise PageError("a hint is for a play: nobody plays at this step")
+            seat = g.current_player
+            extra: dict[str, Any] = {"seat": seat, "of": "step", "step": step}
+            if i < len(deal.actions):
+                extra["played"] = action_json(deal.actions[i])
+            hub.hints.start([peer], g.observation(seat), _playouts(msg, self.settings.playouts), extra)
+        else:
+            raise PageError("a Watch message is a hint (with a step) or cancel")
+
+    def _live_table(self, text: str) -> int:
+        """The live table numbered `text`; a 404 when there is none."""
+        if self.settings.live is None:
             raise HTTPException(404, "no live tables: spectating is for guandan-fast serve --web")
-        if not text.isdigit() or len(text) > 12 or settings.live.version(int(text)) is None:
+        if not text.isdigit() or len(text) > 12 or self.settings.live.version(int(text)) is None:
             raise HTTPException(404, f"no live table {text[:20]!r}: see /api/live")
         return int(text)
 
-    async def live_list(request: Request) -> Response:
-        return JSONResponse({"tables": settings.live.tables() if settings.live is not None else []})
+    async def live_list(self, request: Request) -> Response:
+        return JSONResponse({"tables": self.settings.live.tables() if self.settings.live is not None else []})
 
-    async def live_view(request: Request) -> Response:
-        table = live_table(request.path_params["table"])
-        assert settings.live is not None
-        return JSONResponse(settings.live.view(table))
+    async def live_view(self, request: Request) -> Response:
+        table = self._live_table(request.path_params["table"])
+        assert self.settings.live is not None
+        return JSONResponse(self.settings.live.view(table))
 
-    async def live_socket(ws: WebSocket) -> None:
+    async def live_socket(self, ws: WebSocket) -> None:
         try:
-            table = live_table(ws.path_params["table"])
+            table = self._live_table(ws.path_params["table"])
         except HTTPException:
             await ws.close(code=4404, reason="no such live table")
             return
-        live = settings.live
+        live = self.settings.live
         assert live is not None
         await ws.accept()
         peer = _Peer(ws)
@@ -510,19 +547,8 @@ def create_app(settings: Optional[Settings] = None) -> Starlette:
         def wake() -> None:
             loop.call_soon_threadsafe(changed.set)
 
-        async def push() -> None:
-            sent = None
-            while True:
-                view = await asyncio.to_thread(live.view, table)
-                if view is not None and view["version"] != sent:
-                    await peer.send({"type": "live", "view": view})
-                    sent = view["version"]
-                await changed.wait()
-                changed.clear()
-                await asyncio.sleep(0.1)  # at most about ten views a second
-
         live.listen(wake)
-        task = asyncio.ensure_future(push())
+        task = asyncio.ensure_future(_push_live(peer, live, table, changed))
         try:
             async for _msg, _problem in _messages(ws):
                 await peer.send({"type": "error", "message": "a live table is read-only"})
@@ -532,29 +558,23 @@ def create_app(settings: Optional[Settings] = None) -> Starlette:
             live.unlisten(wake)
             task.cancel()
 
-    async def http_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, HTTPException)
-        return _error(exc.status_code, str(exc.detail))
 
-    async def server_error(request: Request, exc: Exception) -> Response:
-        log.exception("error in %s %s", request.method, request.url.path)
-        return _error(500, "the server failed on this request (see its log)")
+async def _push_live(peer: _Peer, live: LiveTables, table: int, changed: asyncio.Event) -> None:
+    """Sends `peer` the live table's view whenever it has changed, until cancelled."""
+    sent = None
+    while True:
+        view = await asyncio.to_thread(live.view, table)
+        if view is not None and view["version"] != sent:
+            await peer.send({"type": "live", "view": view})
+            sent = view["version"]
+        await changed.wait()
+        changed.clear()
+        await asyncio.sleep(0.1)  # at most about ten views a second
 
-    routes = [
-        Route("/", index),
-        Route("/api/config", config),
-        Route("/api/tables", new_table, methods=["POST"]),
-        Route("/api/tables/{tid}", get_table),
-        Route("/api/records", new_record, methods=["POST"]),
-        Route("/api/records/{rid}", get_record),
-        Route("/api/records/{rid}/steps/{step}", get_step),
-        WebSocketRoute("/ws/tables/{tid}", table_socket),
-        WebSocketRoute("/ws/records/{rid}", record_socket),
-        Route("/api/live", live_list),
-        Route("/api/live/{table}", live_view),
-        WebSocketRoute("/ws/live/{table}", live_socket),
-        Mount("/static", StaticFiles(directory=str(static)), name="static"),
-    ]
-    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: server_error})
-    app.state.store = store
+
+def create_app(settings: Optional[Settings] = None) -> Starlette:
+    """The web table's ASGI app."""
+    endpoints = _Endpoints(settings or Settings())
+    app = Starlette(routes=endpoints.routes(), exception_handlers={HTTPException: _http_error, Exception: _server_error})
+    app.state.store = endpoints.store
     return app
