@@ -61,12 +61,7 @@ def simulate(
     check_count("n", n)
     be = make_backend(backend, threads=threads, address=address)
     config = dict(seed=seed, threads=be.threads, rules=rules, unit=unit, policy=policy, mode=mode)
-    work = functools.partial(simulate_chunk, config=config)
-    empty = work(Span(start, 0))  # the engine checks every argument before any task is sent
-    if n == 0:
-        return empty
-    with be:
-        return concat(run_chunks(be, n, work, start=start, chunk=chunk, progress=progress))
+    return _episodes(be, n, functools.partial(simulate_chunk, config=config), start, chunk, progress)
 
 
 def collect(
@@ -90,12 +85,7 @@ def collect(
     check_count("n", n)
     be = make_backend(backend, threads=threads, address=address)
     config = dict(options, seed=seed, threads=be.threads)
-    work = functools.partial(collect_chunk, config=config)
-    empty = work(Span(start, 0))  # the collector checks every argument before any task is sent
-    if n == 0:
-        return empty
-    with be:
-        return concat(run_chunks(be, n, work, start=start, chunk=chunk, progress=progress))
+    return _episodes(be, n, functools.partial(collect_chunk, config=config), start, chunk, progress)
 
 
 def evaluate(
@@ -172,6 +162,19 @@ class MatchBatches:
         with self.backend:
             parts = run_chunks(self.backend, len(items), work, chunk=self.chunk, item=lambda s: items[s.start : s.start + s.size])
         return [r for part in parts for r in part]
+
+
+def _episodes(
+    be: Backend, n: int, work: Callable[[Span], dict[str, np.ndarray]], start: int, chunk: int | None, progress: Progress
+) -> dict[str, np.ndarray]:
+    """The arrays of episodes ``start .. start + n``, `work` run on `be` in
+    chunks and concatenated; an empty span first, locally, so that the
+    engine checks every argument before any task is sent."""
+    empty = work(Span(start, 0))
+    if n == 0:
+        return empty
+    with be:
+        return concat(run_chunks(be, n, work, start=start, chunk=chunk, progress=progress))
 
 
 def _map_each(func: Callable[[T], R], items: Sequence[T]) -> list[R]:
