@@ -541,108 +541,17 @@ fn systematic(logs: &[f64], n: usize, u: f64) -> Vec<usize> {
 
 /// The kept decisions of `o`'s history, replayed with `world` as the hands now.
 fn replay(o: &Observation, model: &Model, world: &[CardSet; 4], c: &Constraints) -> Result<Vec<Decision>> {
-    let h = &o.history;
-    if let Some(&(s, _)) = h.iter().find(|(s, _)| *s > 3) {
+    if let Some(&(s, _)) = o.history.iter().find(|(s, _)| *s > 3) {
         return bad(format!("seat {s} is not 0..3"));
     }
-    // after[i][s]: the cards seat s plays at steps i.. of the history.
-    let mut after = vec![[CardSet::EMPTY; 4]; h.len() + 1];
-    for i in (0..h.len()).rev() {
-        after[i] = after[i + 1];
-        if let (s, Action::Play(m)) = h[i] {
-            after[i][s as usize] = joined(after[i][s as usize], m.cards)?;
-        }
-    }
+    let after = played_after(&o.history)?;
     if (0..4).any(|s| !o.played[s].contains(after[0][s])) {
         return bad("plays of cards the seat is not recorded to have played".into());
     }
-    let complete = after[0] == o.played;
-    // Hidden hand fully known, or no hand left: nothing to learn about the seat.
-    let free = |s: u8| c.sizes[s as usize] > c.known[s as usize].len();
-    let eps = |s: u8| model.epsilon(o.seat, s);
-    let learns = |s: u8| s != o.seat && free(s) && eps(s) < 1.0;
-    let reads = |hand: CardSet| hand.len() <= model.max_cards;
-    let mut out = Vec::new();
-    let hands_at = |i: usize| -> Result<[CardSet; 4]> {
-        let mut x = [CardSet::EMPTY; 4];
-        for s in 0..4 {
-            x[s] = joined(world[s], after[i][s])?;
-        }
-        Ok(x)
-    };
-    let rules = o.rules.combo_rules();
-    // Returns: the receiver's hand then is its hand now, the cards it has played and the card.
-    for &(s, a) in h {
-        if let Action::Return(card) = a {
-            let mut hands = [CardSet::EMPTY; 4];
-            hands[s as usize] = joined(o.played[s as usize], CardSet::single(card))?;
-            if learns(s) && reads(joined(world[s as usize], hands[s as usize])?) {
-                let state = PlayState::new(hands, o.level, s, rules);
-                out.push(Decision { seat: s, state, choice: Choice::Return(card.rank()), miss: eps(s).ln() });
-            }
-        }
-    }
-    // The play: from its first action when the history holds all of it,
-    // else from its first play on, the play itself unread (what it beat is unknown).
-    let first = if complete {
-        h.iter().position(|(_, a)| matches!(a, Action::Play(_) | Action::Pass))
-    } else {
-        h.iter().position(|(_, a)| matches!(a, Action::Play(_)))
-    };
-    let Some(first) = first else { return Ok(out) };
-    let start = hands_at(first)?;
-    let leader = h[first].0;
-    let mut st = PlayState::new(start, o.level, leader, rules);
-    let out_then: Vec<u8> = (0..4u8).filter(|&s| start[s as usize].is_empty()).collect();
-    let n_then = out_then.len();
-    if (complete && n_then > 0) || o.finish_order().len() < n_then || o.finish_order()[..n_then].iter().any(|s| !out_then.contains(s)) {
-        return bad("the seats out of cards when it starts are not the first of the finishing order".into());
-    }
-    st.finish[..n_then].copy_from_slice(&o.finish_order()[..n_then]);
-    st.n_out = n_then as u8;
-    if st.is_out(leader) {
-        return bad(format!("seat {leader} acts with no cards"));
-    }
-    let mut i = first;
-    if !complete {
-        let Action::Play(m) = h[first].1 else { return bad("no first play".into()) };
-        if !movegen::is_valid(&m, o.level, rules) {
-            return bad(format!("{} cannot be declared {}", m.cards, m.combo));
-        }
-        st.play_unchecked(m);
-        i += 1;
-    }
-    for (k, &(s, a)) in h.iter().enumerate().skip(i) {
-        if st.over || s != st.current {
-            return bad(format!("seat {s} acts out of turn at action {k}"));
-        }
-        let hand = st.hands[s as usize].len();
-        let after_partner = st.top.is_some() && st.top_seat == partner(s);
-        // Over the partner the rule policy passes unless it goes out at once
-        // (a seat that went out is out now, so not learnt about).
-        let keep = learns(s)
-            && reads(st.hands[s as usize])
-            && match a {
-                Action::Pass => !after_partner || hand <= 10,
-                Action::Play(_) => !after_partner,
-                _ => false,
-            };
-        if keep {
-            let mut state = st;
-            state.hands = after[k];
-            let choice = Choice::Play(if let Action::Play(m) = a { Some(m) } else { None });
-            out.push(Decision { seat: s, state, choice, miss: eps(s).ln() });
-        }
-        match a {
-            Action::Play(m) => {
-                st.check_play(&m).map_err(|e| e.context(&format!("observation history: action {k}")))?;
-                st.play_unchecked(m);
-            }
-            Action::Pass if st.can_pass() => st.pass_unchecked(),
-            Action::Pass => return bad(format!("seat {s} passes with the lead at action {k}")),
-            _ => return bad(format!("a tribute or return after the play began (action {k})")),
-        }
-    }
+    let r = Replay { o, model, world, c, complete: after[0] == o.played, after };
+    let mut out = r.returns()?;
+    let Some((mut st, first)) = r.start()? else { return Ok(out) };
+    r.follow(&mut st, first, &mut out)?;
     let top = st.top.map(|m| (m, st.top_seat));
     let at = if st.over { None } else { Some(st.current) };
     let live = o.phase == crate::game::Phase::Play;
@@ -650,6 +559,148 @@ fn replay(o: &Observation, model: &Model, world: &[CardSet; 4], c: &Constraints)
         return bad("it does not lead to the observed position".into());
     }
     Ok(out)
+}
+
+/// `after[i][s]`: the cards seat `s` plays at steps `i..` of the history `h`.
+fn played_after(h: &[(u8, Action)]) -> Result<Vec<[CardSet; 4]>> {
+    let mut after = vec![[CardSet::EMPTY; 4]; h.len() + 1];
+    for i in (0..h.len()).rev() {
+        after[i] = after[i + 1];
+        if let (s, Action::Play(m)) = h[i] {
+            after[i][s as usize] = joined(after[i][s as usize], m.cards)?;
+        }
+    }
+    Ok(after)
+}
+
+/// One replay of an observation's history with `world` as the hidden hands now.
+struct Replay<'a> {
+    o: &'a Observation,
+    model: &'a Model,
+    world: &'a [CardSet; 4],
+    c: &'a Constraints,
+    /// The history holds every action of the deal (none before it is unknown).
+    complete: bool,
+    /// See [`played_after`].
+    after: Vec<[CardSet; 4]>,
+}
+
+impl Replay<'_> {
+    fn eps(&self, s: u8) -> f64 {
+        self.model.epsilon(self.o.seat, s)
+    }
+
+    /// Whether seat `s`'s decisions can tell deals apart: not the observer,
+    /// its hidden hand not fully known (nor empty), and an ε below 1.
+    fn learns(&self, s: u8) -> bool {
+        s != self.o.seat && self.c.sizes[s as usize] > self.c.known[s as usize].len() && self.eps(s) < 1.0
+    }
+
+    /// Whether a decision taken with `hand` is read (`Model::max_cards`).
+    fn reads(&self, hand: CardSet) -> bool {
+        hand.len() <= self.model.max_cards
+    }
+
+    /// The four hands before step `i` of the history.
+    fn hands_at(&self, i: usize) -> Result<[CardSet; 4]> {
+        let mut x = [CardSet::EMPTY; 4];
+        for s in 0..4 {
+            x[s] = joined(self.world[s], self.after[i][s])?;
+        }
+        Ok(x)
+    }
+
+    /// The kept return decisions (还贡): the receiver's hand then is its hand
+    /// now, the cards it has played and the card.
+    fn returns(&self) -> Result<Vec<Decision>> {
+        let rules = self.o.rules.combo_rules();
+        let mut out = Vec::new();
+        for &(s, a) in &self.o.history {
+            if let Action::Return(card) = a {
+                let mut hands = [CardSet::EMPTY; 4];
+                hands[s as usize] = joined(self.o.played[s as usize], CardSet::single(card))?;
+                if self.learns(s) && self.reads(joined(self.world[s as usize], hands[s as usize])?) {
+                    let state = PlayState::new(hands, self.o.level, s, rules);
+                    out.push(Decision { seat: s, state, choice: Choice::Return(card.rank()), miss: self.eps(s).ln() });
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The play's state at its start and the step to read on from: its
+    /// first action when the history holds all of it, else just after its
+    /// first play (played unread, since what it beat is unknown); `None`
+    /// when the play has not begun.
+    fn start(&self) -> Result<Option<(PlayState, usize)>> {
+        let h = &self.o.history;
+        let first = if self.complete {
+            h.iter().position(|(_, a)| matches!(a, Action::Play(_) | Action::Pass))
+        } else {
+            h.iter().position(|(_, a)| matches!(a, Action::Play(_)))
+        };
+        let Some(first) = first else { return Ok(None) };
+        let start = self.hands_at(first)?;
+        let leader = h[first].0;
+        let rules = self.o.rules.combo_rules();
+        let mut st = PlayState::new(start, self.o.level, leader, rules);
+        let out_then: Vec<u8> = (0..4u8).filter(|&s| start[s as usize].is_empty()).collect();
+        let n_then = out_then.len();
+        let order = self.o.finish_order();
+        if (self.complete && n_then > 0) || order.len() < n_then || order[..n_then].iter().any(|s| !out_then.contains(s)) {
+            return bad("the seats out of cards when it starts are not the first of the finishing order".into());
+        }
+        st.finish[..n_then].copy_from_slice(&order[..n_then]);
+        st.n_out = n_then as u8;
+        if st.is_out(leader) {
+            return bad(format!("seat {leader} acts with no cards"));
+        }
+        if self.complete {
+            return Ok(Some((st, first)));
+        }
+        let Action::Play(m) = h[first].1 else { return bad("no first play".into()) };
+        if !movegen::is_valid(&m, self.o.level, rules) {
+            return bad(format!("{} cannot be declared {}", m.cards, m.combo));
+        }
+        st.play_unchecked(m);
+        Ok(Some((st, first + 1)))
+    }
+
+    /// Plays the history on from step `from`, keeping the decisions read.
+    fn follow(&self, st: &mut PlayState, from: usize, out: &mut Vec<Decision>) -> Result<()> {
+        for (k, &(s, a)) in self.o.history.iter().enumerate().skip(from) {
+            if st.over || s != st.current {
+                return bad(format!("seat {s} acts out of turn at action {k}"));
+            }
+            let hand = st.hands[s as usize].len();
+            let after_partner = st.top.is_some() && st.top_seat == partner(s);
+            // Over the partner the rule policy passes unless it goes out at once
+            // (a seat that went out is out now, so not learnt about).
+            let keep = self.learns(s)
+                && self.reads(st.hands[s as usize])
+                && match a {
+                    Action::Pass => !after_partner || hand <= 10,
+                    Action::Play(_) => !after_partner,
+                    _ => false,
+                };
+            if keep {
+                let mut state = *st;
+                state.hands = self.after[k];
+                let choice = Choice::Play(if let Action::Play(m) = a { Some(m) } else { None });
+                out.push(Decision { seat: s, state, choice, miss: self.eps(s).ln() });
+            }
+            match a {
+                Action::Play(m) => {
+                    st.check_play(&m).map_err(|e| e.context(&format!("observation history: action {k}")))?;
+                    st.play_unchecked(m);
+                }
+                Action::Pass if st.can_pass() => st.pass_unchecked(),
+                Action::Pass => return bad(format!("seat {s} passes with the lead at action {k}")),
+                _ => return bad(format!("a tribute or return after the play began (action {k})")),
+            }
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
