@@ -111,3 +111,43 @@ def test_an_odd_field_has_a_bye_in_the_table_formats(fmt: str) -> None:
     assert len(table) == 3  # two tables and the bye's game
     again = Tournament(field, format=fmt, units=units, max_deals=4, seed=3).run()
     assert again.standings == r.standings
+
+
+def test_an_event_reports_levels_at_the_deal_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ev, out_json, svg = tmp_path / "event.json", tmp_path / "standings.json", tmp_path / "event.svg"
+    code, out, _ = run(capsys, "tournament", "create", "A,B,C,D", "--tie-break", "lots", "--seed", "1", "--event", str(ev))
+    assert code == 0
+    (a, b), (c, d) = [line.split(": ")[1].split(" – ") for line in out.splitlines() if " – " in line]
+    # --levels alone means the match ended on levels.
+    code, out, _ = run(capsys, "tournament", "report", b, a, "--winner", a, "--levels", "10,k", "--deals", "12", "--event", str(ev))
+    assert code == 0 and "levels K–T after 12 deals" in out and "levels, last tie" in out
+    # Equal levels: decided as the event decides them (lots).
+    code, out, _ = run(capsys, "tournament", "report", c, d, "--winner", d, "--levels", "Q,Q", "--event", str(ev))
+    assert code == 0 and "levels Q–Q (lots)" in out
+    saved = json.loads(ev.read_text(encoding="utf-8"))
+    assert saved["tie_break"] == "lots" and [r["levels"] for r in saved["results"].values()] == [["K", "T"], ["Q", "Q"]]
+
+    before = ev.read_text(encoding="utf-8")
+    for argv, message in [
+        (["--levels", "K"], "--levels must be A,B"),
+        (["--levels", "K,1"], "must be a level '2'"),
+        (["--levels", "9,K"], "goes to the higher level"),
+        (["--levels", "K,9", "--ending", "played"], "not for one ending 'played'"),
+        (["--levels", "K,9", "--tie-break", "first_out"], "this result has none"),
+        (["--levels", "K,9", "--tie-break", "coin"], "invalid choice"),
+    ]:
+        code, _, err = run(capsys, "tournament", "report", a, d, "--winner", a, *argv, "--event", str(ev))
+        assert code == 2 and err.startswith("error:") and message in err, (argv, err)
+    assert ev.read_text(encoding="utf-8") == before  # nothing changed
+
+    code, out, _ = run(capsys, "tournament", "report", a, d, "--winner", d, "--levels", "9,9", "--tie-break", "first_out",
+                       "--event", str(ev))
+    assert code == 0 and "levels 9–9 (first out)" in out
+    code, out, _ = run(capsys, "tournament", "standings", "--event", str(ev), "--out", str(out_json))
+    assert code == 0 and "9–9" in out
+    rows = {s["entrant"]: s for s in json.loads(out_json.read_text(encoding="utf-8"))["standings"]}
+    assert rows[d]["place"] == 1 and rows[d]["levels"] == ["9", "9"] and rows[b]["levels"] == ["T", "K"]
+    code, out, _ = run(capsys, "tournament", "bracket", "--event", str(ev), "--svg", str(svg))
+    assert code == 0 and "levels K–T after 12 deals" in out
+    notes = [t.text for t in ET.fromstring(svg.read_text(encoding="utf-8")).iter() if t.get("class") == "note"]
+    assert "levels 9–9 (first out)" in notes and "levels K–T after 12 deals" in notes

@@ -1,16 +1,19 @@
 """A knockout that people play (docs/rules.md §9): the draw, results reported as they
-come in and in any order, forfeits and penalties, and an event saved and
-resumed mid-way that ends as the same event played straight."""
+come in and in any order, forfeits and penalties, levels at the deal limit,
+and an event saved and resumed mid-way that ends as the same event played
+straight."""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 import guandan_fast as gf
-from guandan_fast.tournament import Event
+from guandan_fast.tournament import Event, TournamentResult
 from guandan_fast.tournament.render import bracket_svg, bracket_tree, standings_table
 
 TEAMS = [f"team {c}" for c in "ABCDEFGHIJKLM"]
@@ -120,3 +123,104 @@ def test_bots_and_people_mixed_and_bad_reports_refused() -> None:
     data["slots"] = data["slots"][::-1]
     with pytest.raises(gf.InvalidArgumentError, match="not the draw"):
         Event.from_dict(data)
+
+
+def _text(result: TournamentResult) -> str:
+    """The bracket tree and standings table of `result` as printed."""
+    console = Console(record=True, width=160)
+    console.print(bracket_tree(result))
+    console.print(standings_table(result))
+    return console.export_text()
+
+
+def test_levels_at_the_deal_limit_are_stored_shown_and_resumed(tmp_path: Path) -> None:
+    e = Event.create(["A", "B", "C", "D"], seed=1, best_of=3, third_place=True, tie_break="lots")
+    (_, a, b), (_, c, d) = e.pairings()
+    # Named b then a, levels as a dict: stored in the bracket's order, as the engine names them.
+    e.report(b, a, winner=a, games=[0, 2], ending="levels", deals=14, levels={a: "k", b: "10"})
+    # Equal levels: the game in progress decided by the event's lots.
+    e.report(c, d, winner=d, games=[1, 2], ending="levels", deals=16, levels=("Q", "Q"))
+    semis = e.rounds()[0]
+    assert semis[0]["levels"] == ["K", "T"] and "tie_break" not in semis[0]
+    assert semis[1]["levels"] == ["Q", "Q"] and semis[1]["tie_break"] == "lots"
+    # Equal games (1-1 with the game in progress): the tie-break gives the match to the lower level.
+    e.report(a, d, winner=d, games=[1, 1], ending="levels", deals=20, levels=["A", "9"], tie_break="first_out")
+    e.report(b, c, winner=c, ending="sudden_death", deals=22, levels=("7", "J"))
+    assert e.over
+
+    path = tmp_path / "event.json"
+    e.save(path)
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    assert saved["tie_break"] == "lots"
+    assert {k: (r.get("levels"), r.get("tie_break")) for k, r in saved["results"].items()} == {
+        "0.0": (["K", "T"], None), "0.1": (["Q", "Q"], "lots"), "1.0": (["A", "9"], "first_out"), "third": (["7", "J"], None),
+    }
+    resumed = Event.load(path)
+    assert resumed.to_dict() == e.to_dict() and resumed.rounds() == e.rounds()
+
+    rows = {s["entrant"]: s for s in resumed.standings()}
+    assert rows[d]["place"] == 1 and rows[d]["levels"] == ["9", "A"]  # its own level first
+    assert rows[a]["levels"] == ["A", "9"]
+    assert rows[c]["levels"] == ["J", "7"] and rows[b]["levels"] == ["7", "J"]
+    result = resumed.result()
+    data = result.to_dict()
+    assert data["bracket"]["rounds"][1][0]["levels"] == ["A", "9"] and data["bracket"]["rounds"][1][0]["tie_break"] == "first_out"
+    assert {s["entrant"]: s["levels"] for s in data["standings"]} == {n: r["levels"] for n, r in rows.items()}
+    text = _text(result)
+    assert "levels K–T after 14 deals" in text and "levels Q–Q (lots) after 16 deals" in text
+    assert "levels A–9 (first out) after 20 deals" in text and "levels, last tie" in text
+    assert "sudden death at levels" in text
+    svg = bracket_svg(result)
+    assert "levels A–9 (first out) after 20 deals" in svg
+
+
+@pytest.mark.parametrize(
+    ("kw", "message"),
+    [
+        (dict(ending="levels", levels=("9", "K")), "goes to the higher level"),
+        (dict(ending="levels", levels=("K", "K")), "equal levels at the deal limit: say how"),
+        (dict(ending="levels", games=[1, 1], levels=("K", "9")), "equal games at the deal limit: say how"),
+        (dict(ending="levels", games=[0, 0], levels=("K", "9")), "count the game in progress"),
+        (dict(ending="levels", games=[2, 2], levels=("K", "9")), "count the game in progress"),
+        (dict(ending="levels", levels=("K", "9"), tie_break="lots"), "this result has none"),
+        (dict(ending="levels", levels=("K", "K"), tie_break="coin"), "tie_break must be one of first_out, lots"),
+        (dict(ending="levels", levels=("K", "1")), "must be a level '2'"),
+        (dict(ending="levels", levels=("K", 13)), "must be a level '2'"),
+        (dict(ending="levels", levels="K9"), "levels must be two levels"),
+        (dict(ending="levels", levels=("K", "9", "2")), "levels must be two levels"),
+        (dict(ending="levels", levels={"X": "K"}), "levels must give the level of"),
+        (dict(levels=("K", "9")), "not for one ending 'played'"),
+        (dict(ending="forfeit", levels=("K", "9")), "not for one ending 'forfeit'"),
+        (dict(ending="sudden_death", levels=("K", "9"), tie_break="first_out"), "this result has none"),
+    ],
+)
+def test_levels_that_do_not_fit_the_result_are_refused(kw: dict, message: str) -> None:
+    e = Event.create(["A", "B", "C", "D"], seed=1, best_of=3)
+    (_, a, b), _ = e.pairings()
+    before = e.to_dict()
+    with pytest.raises(gf.InvalidArgumentError, match=message.replace("(", r"\(")):
+        e.report(a, b, winner=a, **kw)
+    assert e.to_dict() == before
+    with pytest.raises(gf.InvalidArgumentError, match="tie_break must be one of"):
+        Event.create(["A", "B"], tie_break="coin")
+
+
+def test_an_event_saved_before_levels_were_reported_still_loads() -> None:
+    e = Event.create(["A", "B", "C", "D"], seed=2)
+    (_, a, b), (_, c, d) = e.pairings()
+    old = e.to_dict()
+    del old["tie_break"]
+    # As written before levels: a match ended on levels with no levels and its games not counting the game in progress.
+    old["results"] = {"0.0": {"winner": e.names.index(a), "games": [0, 0], "ending": "levels", "deals": 11}}
+    resumed = Event.from_dict(old)
+    assert resumed.tie_break is None and "levels" not in resumed.results["0.0"]
+    assert [s["levels"] for s in resumed.standings()] == [None] * 4
+    text = _text(resumed.result())
+    assert "[levels after 11 deals]" in text and "levels, last tie" not in text
+    resumed.report(c, d, winner=c)  # and it goes on
+    assert Event.from_json(resumed.to_json()).to_dict() == resumed.to_dict()
+    # A tampered level in a saved event is refused as a report is.
+    bad = resumed.to_dict()
+    bad["results"]["0.0"].update(games=[1, 0], levels=["K", "Z"])
+    with pytest.raises(gf.InvalidArgumentError, match="must be a level"):
+        Event.from_dict(bad)

@@ -3,7 +3,8 @@ bar, prints the bracket tree and standings, and writes ``--out`` JSON and
 ``--svg`` a bracket picture. With a command word first and ``--event FILE``
 it runs a knockout that people play (`tournament.people.Event`): ``create``
 the event from a list of teams, show the ``pairings`` to play now,
-``report`` a result, print the ``bracket`` and the ``standings``."""
+``report`` a result, print the ``bracket`` and the ``standings`` (``--out``
+their JSON, ``--svg`` the bracket)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from guandan_fast.cli.options import (
 )
 from guandan_fast.cli.text import make_console
 from guandan_fast.tournament import FORMATS, Event, MatchResult, Tournament
+from guandan_fast.tournament.people import ENDINGS, TIE_BREAKS
 from guandan_fast.tournament.render import bracket_svg, bracket_tree, standings_table, write_json
 
 if TYPE_CHECKING:
@@ -64,9 +66,14 @@ def add_parser(sub: Subparsers) -> None:
     e.add_argument("--event", type=Path, metavar="FILE.json", help="the event's file (created by create, updated by report)")
     e.add_argument("--winner", metavar="TEAM", help="report: the winning team")
     e.add_argument("--games", metavar="A-B", help="report: the games won by TEAM_A and TEAM_B (default what --best-of needs)")
-    e.add_argument("--ending", choices=("played", "levels", "sudden_death", "forfeit"), default="played",
-                   help="report: how the match ended (default played)")
+    e.add_argument("--ending", choices=ENDINGS, help="report: how the match ended (default played, or levels with --levels)")
     e.add_argument("--deals", type=int, metavar="N", help="report: the deals played")
+    e.add_argument("--levels", metavar="A,B",
+                   help="report: the levels of TEAM_A and TEAM_B when the match stopped at the deal limit (ending levels or "
+                        "sudden_death), e.g. K,9")
+    e.add_argument("--tie-break", choices=TIE_BREAKS,
+                   help="create: how the event decides equal levels (or games) of a match ended on levels: to the last "
+                        "deal's first team out or by drawing lots (docs/rules.md §9); report: how this match's were decided")
     e.add_argument("--penalty", action="append", default=[], metavar="TEAM:KIND",
                    help="report: a referee's decision of the match (docs/rules.md §10), e.g. 'team B:minus_two'; repeatable")
     add_ray_argument(t)
@@ -92,6 +99,8 @@ def run_event(args: argparse.Namespace) -> int:
     command, *rest = args.entrants
     if args.event is None:
         raise CliError(f"{command} needs --event FILE.json")
+    _check_out(args.out, ".json", "--out")
+    _check_out(args.svg, ".svg", "--svg")
     try:
         if command == "create":
             teams = [t.strip() for item in rest for t in item.split(",") if t.strip()]
@@ -101,7 +110,9 @@ def run_event(args: argparse.Namespace) -> int:
             if args.units is not None:
                 units = [u.strip() or None for u in args.units.split(",")]
             best_of = rules_kwargs(args).get("best_of", 1)
-            event = Event.create(names, units=units, players=players, seed=args.seed, best_of=best_of, third_place=args.third_place)
+            event = Event.create(
+                names, units=units, players=players, seed=args.seed, best_of=best_of, third_place=args.third_place, tie_break=args.tie_break,
+            )
             event.play_bots()
             event.save(args.event)
         else:
@@ -123,7 +134,16 @@ def run_event(args: argparse.Namespace) -> int:
                 if not sep:
                     raise CliError(f"--penalty must be TEAM:KIND, not {p!r}")
                 penalties.append((team, kind))
-            event.report(rest[0], rest[1], winner=args.winner, games=games, ending=args.ending, deals=args.deals, penalties=penalties)
+            levels = None
+            if args.levels is not None:
+                levels = [p.strip() for p in args.levels.split(",")]
+                if len(levels) != 2 or not all(levels):
+                    raise CliError(f"--levels must be A,B (the levels of TEAM_A and TEAM_B), like K,9, not {args.levels!r}")
+            ending = args.ending or ("levels" if levels is not None else "played")
+            event.report(
+                rest[0], rest[1], winner=args.winner, games=games, ending=ending, deals=args.deals, penalties=penalties,
+                levels=levels, tie_break=args.tie_break,
+            )
             event.play_bots()
             event.save(args.event)
         elif command != "create" and rest:
@@ -142,6 +162,10 @@ def run_event(args: argparse.Namespace) -> int:
         console.print(bracket_tree(result))
     if command in ("standings", "report"):
         console.print(standings_table(result))
+    if args.out is not None:
+        with open(args.out, "w", encoding="utf-8") as f:
+            write_json(result, f)
+        console.print(f"wrote {args.out}")
     if args.svg is not None:
         args.svg.write_text(bracket_svg(result), encoding="utf-8")
         console.print(f"wrote {args.svg}")

@@ -9,8 +9,9 @@ JSON (`to_json`, `save`) and resumed (`from_json`, `load`) is the same
 event, and the same results give the same bracket whatever order they were
 reported in. A result is the winner and the games each team won, how the
 match ended (``"played"``, ``"levels"`` or ``"sudden_death"`` at the time
-limit, ``"forfeit"``)
-and the referee's decisions of the match (docs/rules.md §10), kept as
+limit, ``"forfeit"``), each team's level when a match stopped at the limit
+and how equal levels or games there were decided (docs/rules.md §9), and
+the referee's decisions of the match (docs/rules.md §10), kept as
 reported. Ties between two built-in policies are played by `play_bots`.
 """
 
@@ -19,17 +20,26 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence
+from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
-from guandan_fast._core import InvalidArgumentError, _check_policy
+from guandan_fast._core import _RANKS, InvalidArgumentError, _check_policy
 from guandan_fast.tournament.draw import draw_bracket
 from guandan_fast.tournament.event import Entrant, TournamentResult
 from guandan_fast.tournament.match import MatchSpec, play_match, sub_seed
 
-__all__ = ["ENDINGS", "PENALTIES", "Event"]
+__all__ = ["ENDINGS", "LEVELS", "PENALTIES", "TIE_BREAKS", "Event"]
 
 #: How a reported match ended.
 ENDINGS = ("played", "levels", "sudden_death", "forfeit")
+#: The endings of a match stopped at the deal limit, which may report each team's level.
+AT_LIMIT = ("levels", "sudden_death")
+#: The levels a team reaches, as the engine names them.
+LEVELS = _RANKS[:13]
+#: How equal levels (or games) of a match ended on levels are decided (docs/rules.md §9):
+#: to the team of the last deal's first player out, or by drawing lots.
+TIE_BREAKS = ("first_out", "lots")
+#: A report's levels: one per team in the order the tie is named, or a dict team -> level.
+LevelsArg = Union[Sequence[str], Mapping[str, str]]
 #: The referee's decisions a result may list (docs/rules.md §10).
 PENALTIES = ("minus_two", "back_to_two", "opponents_up", "hidden_card", "out_of_turn", "illegal_signal", "forfeit")
 #: The tag of the event's JSON.
@@ -41,12 +51,30 @@ def _round_name(r: int, rounds: int) -> str:
     return {1: "final", 2: "semi-final", 3: "quarter-final"}.get(left, f"round of {2 ** left}")
 
 
+def _level(value: object, what: str) -> str:
+    """`value` as the engine names a level ('2'..'9', 'T', 'J', 'Q', 'K', 'A'; '10' and lower case taken)."""
+    text = value.strip().upper() if isinstance(value, str) else None
+    text = "T" if text == "10" else text
+    if text not in LEVELS:
+        raise InvalidArgumentError(f"{what} must be a level '2'..'9', 'T', 'J', 'Q', 'K' or 'A', not {value!r:.20}")
+    return text
+
+
+def _check_tie_break(value: object, what: str) -> Optional[str]:
+    """`value` as a way of deciding equal levels (`TIE_BREAKS`) or None."""
+    if value is not None and (not isinstance(value, str) or value not in TIE_BREAKS):
+        raise InvalidArgumentError(f"{what} must be one of {', '.join(TIE_BREAKS)} or None, not {value!r:.20}")
+    return value
+
+
 @dataclass
 class Event:
     """A knockout of `names` (each a team of people, or a built-in policy in
     `players`), in `units` (None for none), seeded by `seed`; each tie is
     `best_of` 1 or 3 games; `third_place` adds the play-off of the
-    semi-final losers."""
+    semi-final losers. `tie_break` is how the event decides equal levels (or
+    games) of a match ended on levels at the deal limit (`TIE_BREAKS`; None:
+    each such report says)."""
 
     names: list[str]
     players: list[Optional[str]]
@@ -58,6 +86,8 @@ class Event:
     slots: list[Optional[int]] = field(default_factory=list)
     #: Reported results by tie key (``"R.I"``: round R, tie I; ``"third"``).
     results: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: How equal levels or games at the deal limit are decided (`TIE_BREAKS`), None: by each report.
+    tie_break: Optional[str] = None
 
     @staticmethod
     def create(
@@ -68,6 +98,7 @@ class Event:
         seed: int = 0,
         best_of: int = 1,
         third_place: bool = False,
+        tie_break: Optional[str] = None,
     ) -> Event:
         """A new event, its bracket drawn from `seed` (as `Tournament`'s knockout draws it)."""
         names = list(teams)
@@ -82,8 +113,9 @@ class Event:
         ps = [None if p is None else _check_policy(p) for p in ps]
         if best_of not in (1, 3) or isinstance(best_of, bool):
             raise InvalidArgumentError(f"best_of must be 1 or 3, not {best_of!r:.20}")
+        _check_tie_break(tie_break, "tie_break")
         draw = draw_bracket(len(names), [u or None for u in us], sub_seed(seed, "draw"))
-        return Event(names, ps, [u or None for u in us], seed, best_of, bool(third_place), list(draw.slots))
+        return Event(names, ps, [u or None for u in us], seed, best_of, bool(third_place), list(draw.slots), tie_break=tie_break)
 
     # ------------------------------------------------------------ the bracket
 
@@ -166,13 +198,20 @@ class Event:
         ending: str = "played",
         deals: Optional[int] = None,
         penalties: Sequence[tuple[str, str]] = (),
+        levels: Optional[LevelsArg] = None,
+        tie_break: Optional[str] = None,
     ) -> None:
         """Reports the result of the tie of teams `a` and `b` (now to play):
         the `winner`, the games each won (`games` for a then b; default
         what best_of needs), how it `ending` ended, the `deals` played and
-        the referee's decisions `penalties` as (team, kind). Refused,
-        changing nothing, when the tie is not to be played now or the
-        result does not fit."""
+        the referee's decisions `penalties` as (team, kind). A match stopped
+        at the deal limit may report each team's `levels` (for a then b, or
+        a dict team -> level; ending ``"levels"`` or ``"sudden_death"``).
+        Ended on levels, its games count the game in progress, which the
+        higher level wins; equal levels, or equal games, are decided by
+        `tie_break` (default the event's), which levels reported equal
+        need. Refused, changing nothing, when the tie is not to be played
+        now or the result does not fit."""
         ia, ib, iw = self._index(a), self._index(b), self._index(winner)
         if iw not in (ia, ib):
             raise InvalidArgumentError(f"the winner {winner!r} is neither {a!r} nor {b!r}")
@@ -190,6 +229,8 @@ class Event:
             raise InvalidArgumentError(f"the winner cannot have won fewer games ({g[0]}-{g[1]})")
         if deals is not None and (not isinstance(deals, int) or isinstance(deals, bool) or deals < 0):
             raise InvalidArgumentError(f"deals must be a count, not {deals!r:.20}")
+        lv = self._levels(levels, a, b, ending)
+        how = self._decided_by(winner, None if lv is None else lv if iw == ia else lv[::-1], tie_break, won, lost, ending)
         pens = []
         for p in penalties:
             team, kind = p
@@ -201,10 +242,64 @@ class Event:
             pens.append({"team": self._index(team), "kind": kind})
         if flipped:
             g = g[::-1]
+            lv = None if lv is None else lv[::-1]
         res: dict[str, Any] = {"winner": iw, "games": g, "ending": ending, "deals": deals}
+        if lv is not None:
+            res["levels"] = lv
+        if how is not None:
+            res["tie_break"] = how
         if pens:
             res["penalties"] = pens
         self.results[key] = res
+
+    def _levels(self, levels: object, a: str, b: str, ending: str) -> Optional[list[str]]:
+        """The reported `levels` of `a` then `b`, as the engine names them (None: not reported)."""
+        if levels is None:
+            return None
+        if ending not in AT_LIMIT:
+            raise InvalidArgumentError(f"levels are reported for a match stopped at the deal limit (ending 'levels' or 'sudden_death'), not for one ending {ending!r}")
+        if isinstance(levels, Mapping):
+            if set(levels) != {a, b}:
+                raise InvalidArgumentError(f"levels must give the level of {a!r} and of {b!r}, not of {', '.join(map(repr, levels))}"[:160])
+            pair = [levels[a], levels[b]]
+        elif isinstance(levels, (str, bytes)) or not isinstance(levels, Iterable):
+            raise InvalidArgumentError(f"levels must be two levels (of {a!r} then {b!r}) or a dict team -> level, not a {type(levels).__name__}")
+        else:
+            pair = list(levels)
+            if len(pair) != 2:
+                raise InvalidArgumentError(f"levels must be two levels (of {a!r} then {b!r}), not {len(pair)}")
+        return [_level(v, f"the level of {t!r}") for v, t in zip(pair, (a, b))]
+
+    def _decided_by(self, winner: str, levels: Optional[list[str]], tie_break: object, won: int, lost: int, ending: str) -> Optional[str]:
+        """How the result's equal levels or games were decided (`tie_break`,
+        else the event's), checking the `levels` (the winner's then the
+        loser's) against the `winner` and the games it `won` and `lost`."""
+        how = _check_tie_break(tie_break, "tie_break")
+        tied = ending == "levels" and won == lost
+        if levels is not None and ending == "levels":
+            hi, lo = levels
+            if not 1 <= won + lost <= self.best_of:
+                raise InvalidArgumentError(
+                    f"the games of a match ended on levels count the game in progress (to the higher level): "
+                    f"1..{self.best_of} in all, not {won}-{lost}"
+                )
+            if won > lost and LEVELS.index(hi) < LEVELS.index(lo):
+                raise InvalidArgumentError(
+                    f"{winner!r} won {won}-{lost} on levels, the game in progress included, at level {hi} against {lo}: "
+                    "the game in progress goes to the higher level"
+                )
+            tied = tied or hi == lo
+            if tied and how is None and self.tie_break is None:
+                what = "levels" if hi == lo else "games"
+                raise InvalidArgumentError(
+                    f"equal {what} at the deal limit: say how they were decided (tie_break {' or '.join(map(repr, TIE_BREAKS))}), "
+                    "or create the event with a tie_break"
+                )
+            if tied and how is None:
+                return self.tie_break
+        if how is not None and not tied:
+            raise InvalidArgumentError(f"tie_break {how!r} is for equal levels or games of a match ended on levels; this result has none")
+        return how
 
     def _tie_key(self, ia: int, ib: int) -> tuple[str, bool]:
         """The key of the tie of `ia` and `ib` to play now, and whether they are named b then a."""
@@ -240,10 +335,13 @@ class Event:
     def standings(self) -> list[dict[str, Any]]:
         """Places so far, best first: a team out of the event has its place
         (1-4, then the place shared by the round it lost in); a team still
-        in has place None."""
+        in has place None. ``levels``: the team's level and its opponent's
+        in its last tie decided, when it stopped at the deal limit and they
+        were reported (else None)."""
         rounds = self.rounds()
         place: dict[int, int] = {}
         lost_in: dict[int, str] = {}
+        last: dict[int, dict[str, Any]] = {}  # each team's last tie decided
         for r, ties in enumerate(rounds):
             left = len(ties)  # the teams that go on from this round
             for t in ties:
@@ -251,6 +349,7 @@ class Event:
                     lo = t["b"] if t["winner"] == t["a"] else t["a"]
                     place[lo] = 1 + left
                     lost_in[lo] = _round_name(r, len(rounds))
+                    last[t["a"]] = last[t["b"]] = t
         final = rounds[-1][0]
         if final["winner"] is not None:
             place[final["winner"]] = 1
@@ -258,7 +357,19 @@ class Event:
         if third is not None and third["winner"] is not None:
             w = third["winner"]
             place[w], place[third["b"] if w == third["a"] else third["a"]] = 3, 4
-        rows = [{"place": place.get(e), "entrant": self.names[e], "unit": self.units[e], "eliminated": lost_in.get(e)} for e in range(len(self.names))]
+            last[third["a"]] = last[third["b"]] = third
+
+        def levels(e: int) -> Optional[list[str]]:
+            t = last.get(e)
+            if t is None or "levels" not in t:
+                return None
+            own: list[str] = t["levels"] if e == t["a"] else t["levels"][::-1]
+            return own
+
+        rows = [
+            {"place": place.get(e), "entrant": self.names[e], "unit": self.units[e], "eliminated": lost_in.get(e), "levels": levels(e)}
+            for e in range(len(self.names))
+        ]
         return sorted(rows, key=lambda s: (s["place"] is None, s["place"] or 0, s["entrant"]))
 
     def result(self) -> TournamentResult:
@@ -292,6 +403,7 @@ class Event:
             "best_of": self.best_of,
             "third_place": self.third_place,
             "slots": self.slots,
+            "tie_break": self.tie_break,
             "results": self.results,
         }
 
@@ -309,7 +421,7 @@ class Event:
             teams = d["teams"]
             e = Event.create(
                 [t["name"] for t in teams], units=[t["unit"] for t in teams], players=[t["player"] for t in teams],
-                seed=d["seed"], best_of=d["best_of"], third_place=d["third_place"],
+                seed=d["seed"], best_of=d["best_of"], third_place=d["third_place"], tie_break=d.get("tie_break"),
             )
             if list(d["slots"]) != e.slots:
                 raise InvalidArgumentError("the bracket is not the draw of the event's seed")
@@ -325,7 +437,10 @@ class Event:
             raise InvalidArgumentError(f"result {key} is for a tie that is not to be played")
         a, b = self.names[tie["a"]], self.names[tie["b"]]
         pens = [(self.names[p["team"]], p["kind"]) for p in res.get("penalties", [])]
-        self.report(a, b, winner=self.names[res["winner"]], games=res["games"], ending=res["ending"], deals=res["deals"], penalties=pens)
+        self.report(
+            a, b, winner=self.names[res["winner"]], games=res["games"], ending=res["ending"], deals=res["deals"], penalties=pens,
+            levels=res.get("levels"), tie_break=res.get("tie_break"),
+        )
 
     @staticmethod
     def from_json(text: str) -> Event:

@@ -18,12 +18,19 @@ __all__ = ["bracket_svg", "bracket_tree", "standings_table", "to_json", "write_j
 
 #: The standings figures shown, by format (beyond place, entrant and unit).
 _COLUMNS = {
-    "knockout": [("eliminated", "out in")],
+    "knockout": [("eliminated", "out in"), ("levels", "levels, last tie")],
     "qualify_final": [("qualifying_place", "qual."), ("passed_a", "passed A"), ("deals", "deals to A"), ("level", "level")],
     "race": [("passed_a", "passed A"), ("deals", "deals to A"), ("level", "level"), ("played", "deals played")],
     "round_robin": [("points", "points"), ("played", "played"), ("games_for", "games +"), ("games_against", "games -")],
     "swiss": [("score", "score"), ("buchholz", "Buchholz"), ("games_for", "games +"), ("games_against", "games -"), ("bye", "bye")],
 }
+#: Figures shown only when some entrant has one (an event's levels reported at the deal limit).
+_OPTIONAL = {"levels"}
+
+
+def _columns(result: TournamentResult) -> list[tuple[str, str]]:
+    """The standings figures of `result` to show: its format's, less the optional ones nobody has."""
+    return [(k, label) for k, label in _COLUMNS[result.format] if k not in _OPTIONAL or any(s.get(k) is not None for s in result.standings)]
 
 
 def to_json(result: TournamentResult, records: bool = False) -> str:
@@ -51,13 +58,15 @@ def _cell(v: Any) -> str:
         return "–"
     if isinstance(v, bool):
         return "yes" if v else ""
+    if isinstance(v, (list, tuple)):
+        return "–".join(map(str, v))
     return str(v)
 
 
 def standings_table(result: TournamentResult) -> Table:
     """The standings as a rich table."""
     t = Table(title=f"{result.format} (seed {result.seed}): standings", title_justify="left", box=box.SIMPLE_HEAD)
-    cols = _COLUMNS[result.format]
+    cols = _columns(result)
     t.add_column("place", justify="right")
     t.add_column("entrant", no_wrap=True)
     t.add_column("unit")
@@ -67,6 +76,20 @@ def standings_table(result: TournamentResult) -> Table:
         style = "bold green" if s["place"] == 1 else None
         t.add_row(_cell(s["place"]), s["entrant"], _cell(s.get("unit")), *(_cell(s.get(k)) for k, _ in cols), style=style)
     return t
+
+
+def _ending(tie: dict[str, Any]) -> Optional[str]:
+    """How a tie that was not played out ended: the ending, the levels at the
+    deal limit, how a tie was broken and the deals (None for one played out)."""
+    if not tie.get("ending") or tie["ending"] == "played":
+        return None
+    text = tie["ending"].replace("_", " ")
+    if tie.get("levels"):
+        levels = "–".join(tie["levels"])
+        text = f"levels {levels}" if tie["ending"] == "levels" else f"{text} at levels {levels}"
+    if tie.get("tie_break"):
+        text += f" ({tie['tie_break'].replace('_', ' ')})"
+    return text if tie.get("deals") is None else f"{text} after {tie['deals']} deals"
 
 
 def _tie_text(tie: dict[str, Any], stage: str) -> Text:
@@ -84,9 +107,9 @@ def _tie_text(tie: dict[str, Any], stage: str) -> Text:
         t.append(name, style="bold green" if name == tie["winner"] else "")
         if k == 0:
             t.append(f" {tie['games'][0]}–{tie['games'][1]} ")
-    if tie.get("ending") and tie["ending"] != "played":
-        after = "" if tie.get("deals") is None else f" after {tie['deals']} deals"
-        t.append(f"  [{tie['ending'].replace('_', ' ')}{after}]", style="yellow")
+    ending = _ending(tie)
+    if ending is not None:
+        t.append(f"  [{ending}]", style="yellow")
     for p in tie.get("penalties", ()):
         t.append(f"  [penalty: {p['kind'].replace('_', ' ')} ({p['team']})]", style="red")
     return t
@@ -156,9 +179,9 @@ def _tie_svg(x: float, cy: float, tie: dict[str, Any]) -> str:
         won = name == tie.get("winner")
         score = str(tie["games"][k]) if "games" in tie else ""
         out.append(_row(x, y, name, "win" if won else "lose", score, "#e3f9e5" if won else "#ffffff"))
-    if tie.get("ending") and tie["ending"] != "played":
-        after = "" if tie.get("deals") is None else f" after {tie['deals']} deals"
-        out.append(f'<text x="{x + _W}" y="{cy + _H + 12}" class="note" text-anchor="end">{tie["ending"].replace("_", " ")}{after}</text>')
+    ending = _ending(tie)
+    if ending is not None:
+        out.append(f'<text x="{x + _W}" y="{cy + _H + 12}" class="note" text-anchor="end">{escape(ending)}</text>')
     return "".join(out)
 
 
@@ -207,7 +230,7 @@ def _knockout_svg(result: TournamentResult) -> str:
 
 
 def _standings_svg(result: TournamentResult) -> str:
-    cols = _COLUMNS[result.format]
+    cols = _columns(result)
     widths = [56, 200, 90] + [100] * len(cols)
     top = _PAD + 72
     extra = 3 * _H + 20 if result.format == "qualify_final" and result.bracket else 0
