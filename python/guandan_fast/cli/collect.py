@@ -94,7 +94,8 @@ def run_collect(args: argparse.Namespace) -> int:
         data = collect(
             args.n, seed=args.seed, backend=backend, chunk=chunk, progress=lambda k: progress.advance(task, k), **options
         )
-    np.savez_compressed(args.out, **data)
+    arrays: dict[str, Any] = data  # numpy's stubs type the keyword arguments as its allow_pickle flag
+    np.savez_compressed(args.out, **arrays)
     console = make_console()
     console.print(f"{len(data['action'])} decisions of {args.n} {args.unit}s")
     console.print(f"wrote {args.out}", soft_wrap=True)

@@ -12,7 +12,7 @@ import argparse
 import random
 import sys
 import time
-from typing import TYPE_CHECKING, Callable, Literal, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Sequence, Union
 
 from rich.columns import Columns
 from rich.console import Console
@@ -432,7 +432,8 @@ class PlaySession:
             self._complain("Type penalty TEAM KIND [SEAT], like penalty 1 minus_two")
             return False
         try:
-            self.game.penalize(int(words[0]), words[1], seat=int(words[2]) if len(words) == 3 else None)
+            kind: Any = words[1]  # any text: the engine names the kinds it takes when it refuses one
+            self.game.penalize(int(words[0]), kind, seat=int(words[2]) if len(words) == 3 else None)
         except gf.GuandanError as e:
             self._complain(str(e))
             return False
