@@ -209,6 +209,60 @@ def test_a_move_stops_the_hint_under_way(client: TestClient) -> None:
         assert stopped.get("cancelled")
 
 
+def test_a_referee_decision_over_the_websocket(client: TestClient) -> None:
+    tid = client.post("/api/tables", json={}).json()["id"]
+    assert set(client.get("/api/config").json()["penalties"]) >= {"minus_two", "opponents_up", "forfeit"}
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+        _receive_until(ws, lambda m: m["type"] == "table" and m["view"]["choices"] is not None)  # the person's turn
+        ws.send_json({"type": "penalize", "team": 1, "kind": "minus_two"})
+        view = _receive_until(ws, lambda m: m["type"] == "table" and m["view"]["penalties"])["view"]
+        assert view["phase"] == "play" and view["penalties"][0]["kind"] == "minus_two" and view["penalties"][0]["seat"] == 1
+        ws.send_json({"type": "penalize", "team": 1, "kind": "opponents_up", "seat": 3})
+        view = _receive_until(ws, lambda m: m["type"] == "table" and len(m["view"]["penalties"]) == 2)["view"]
+        assert (view["phase"], view["levels"], view["declarer"]) == ("deal_over", ["3", "2"], 0)
+        assert view["result"]["settled"] is False and [p["kind"] for p in view["result"]["referee"]] == ["minus_two", "opponents_up"]
+        ws.send_json({"type": "next"})
+        view = _receive_until(ws, lambda m: m["type"] == "table" and m["view"]["phase"] == "play")["view"]
+        assert view["level"] == "3" and view["tribute"] is None and view["result"] is None
+        ws.send_json({"type": "penalize", "team": 0, "kind": "forfeit"})
+        view = _receive_until(ws, lambda m: m["type"] == "table" and m["view"]["phase"] == "match_over")["view"]
+        assert view["result"]["game_winner"] == 1 and [p["kind"] for p in view["result"]["referee"]] == ["forfeit"]
+        assert client.get(f"/api/tables/{tid}").json()["view"]["penalties"] == view["penalties"]
+
+
+def test_bad_referee_decisions_get_an_error_and_change_nothing(client: TestClient) -> None:
+    tid = client.post("/api/tables", json={"bots": {}, "seed": 5}).json()["id"]
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+        before = ws.receive_json()["view"]
+        for msg, why in [
+            ({"type": "penalize"}, "team must be 0 or 1"),
+            ({"type": "penalize", "team": 2, "kind": "minus_two"}, "team"),
+            ({"type": "penalize", "team": 0, "kind": "yellow_card"}, "kind must be one of"),
+            ({"type": "penalize", "team": 0, "kind": ["minus_two"]}, "kind must be"),
+            ({"type": "penalize", "team": 0, "kind": "minus_two", "seat": 1}, "not of team 0"),
+            ({"type": "penalize", "team": 0, "kind": "minus_two", "seat": "2"}, "seat must be"),
+        ]:
+            ws.send_json(msg)
+            assert why in _receive_until(ws, lambda m: m["type"] == "error")["message"], msg
+        ws.send_json({"type": "view"})
+        assert _receive_until(ws, lambda m: m["type"] == "table")["view"] == before
+        ws.send_json({"type": "penalize", "team": 0, "kind": "forfeit"})
+        assert _receive_until(ws, lambda m: m["type"] == "table")["view"]["phase"] == "match_over"
+        ws.send_json({"type": "penalize", "team": 1, "kind": "minus_two"})
+        assert "match is over" in _receive_until(ws, lambda m: m["type"] == "error")["message"]
+
+
+def test_a_referee_decision_stops_the_hint_under_way(client: TestClient) -> None:
+    tid = client.post("/api/tables", json={"seed": 5}).json()["id"]
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+        _receive_until(ws, lambda m: m["type"] == "table" and m["view"]["choices"] is not None)
+        ws.send_json({"type": "hint", "playouts": 20_000})
+        _receive_until(ws, lambda m: m["type"] == "hint")
+        ws.send_json({"type": "penalize", "team": 1, "kind": "out_of_turn", "seat": 3})
+        stopped = _receive_until(ws, lambda m: m["type"] == "hint" and (m.get("cancelled") or m.get("done")))
+        assert stopped.get("cancelled")
+
+
 def test_records_open_and_step(client: TestClient) -> None:
     text = platform_record()
     r = client.post("/api/records", content=text.encode(), headers={"Content-Type": "text/plain"})

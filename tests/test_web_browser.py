@@ -1,8 +1,8 @@
 """The web table in a real headless Chromium (the system's browser, driven by
-Playwright): a whole deal played by clicking, a hint, a record stepped
-through to its last deal, and no resource from outside the loopback nor any
-console error. The server runs on 127.0.0.1 on a free port, in a thread,
-and stops at the end of each test.
+Playwright): a whole deal played by clicking, a referee's decision, a
+hint, a record stepped through to its last deal, and no resource from
+outside the loopback nor any console error. The server runs on 127.0.0.1
+on a free port, in a thread, and stops at the end of each test.
 
 The screenshots of docs/web.md are taken here: they go to the test's
 temporary folder, or to the folder named by ``GUANDAN_FAST_SCREENSHOTS``
@@ -199,6 +199,36 @@ def test_keys_select_cards_and_the_page_asks_which_declaration(browser: Any) -> 
         page.wait_for_selector(".play-btn:has-text('Pair 9')")
         page.keyboard.press("Enter")
         page.wait_for_selector(".seat-bottom .plate:has-text('1st'), .result")
+        p.close()
+
+
+def test_the_referee_dialog_gives_a_decision_and_the_table_shows_it(browser: Any) -> None:
+    with _server(Settings(bots={1: "greedy", 2: "greedy", 3: "greedy"}, seed=2, delay=0)) as server:
+        p = _Page(browser, server.url)
+        page = p.page
+        page.goto(server.url)
+        page.wait_for_selector("#pass-btn")  # the person's turn: the deal cannot end without them
+        assert page.is_hidden("#play-referee")  # no decision yet
+        page.click("#referee")
+        page.wait_for_selector("#referee-dialog[open]")
+        assert page.locator("#referee-kinds input[name='referee-kind']").count() == 7
+        assert "对方升一级" in page.inner_text("#referee-kinds label:has(input[value='opponents_up'])")
+        page.select_option("#referee-team", "1")
+        page.select_option("#referee-seat", "3")
+        page.check("#referee-kinds input[value='opponents_up']")
+        page.click("#referee-give")
+        # the deal abandoned: the opponents of team 1 up one and declaring, shown as a deal's end
+        page.wait_for_selector("#play-table .result .referee-note")
+        assert "Referee, against Opponents (seat 3)" in page.inner_text("#play-table .result .referee-note")
+        assert page.is_hidden("#referee-dialog")
+        levels = page.locator("#play-table .scoreboard .team-level").all_inner_texts()
+        assert levels == ["3", "2"] and page.locator("#play-table .scoreboard .team-0.declarer").count() == 1
+        assert page.locator("#play-decisions .decision").count() == 1
+        assert "对方升一级" in page.inner_text("#play-decisions .decision")
+        page.click("#next-deal")  # the next deal follows as after any deal: at the declarers' level 3
+        page.wait_for_function("() => !document.querySelector('#play-table .result')")
+        page.wait_for_selector("#play-table .deal-info .playing:has-text('Playing 3')")
+        assert page.locator("#play-decisions .decision").count() == 1  # the match's decisions stay listed
         p.close()
 
 

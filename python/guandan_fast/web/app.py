@@ -3,7 +3,7 @@ under ``static/``), keeps each table's and each record's state, and moves
 messages between the page and the sans-IO parts — `Table` (table.py) for
 Play, `Recording` (records.py) for Watch, `run_hint` (hints.py) for the
 evaluator. The bots' decisions and the hints run in worker threads, never
-on the event loop; a move stops the hint under way.
+on the event loop; a move, or a referee's decision, stops the hint under way.
 
 Routes (docs/web.md): ``GET /`` the page, ``/static/...`` its files,
 ``GET /api/config``, ``POST /api/tables``, ``GET /api/tables/{id}``,
@@ -41,7 +41,7 @@ from guandan_fast.web.hints import Hint, run_hint
 from guandan_fast.web.live import LiveTables
 from guandan_fast.web.records import Recording, RecordError, read_recording
 from guandan_fast.web.table import PageError, Table
-from guandan_fast.web.views import action_json
+from guandan_fast.web.views import PENALTY_NAMES, action_json
 
 __all__ = ["MAX_BODY", "MAX_MESSAGE", "Settings", "create_app", "open_record"]
 
@@ -165,7 +165,8 @@ class _TableHub:
             await p.send(msg)
 
     async def changed(self) -> None:
-        """The game moved: stop the hint, show the table, let the bots move."""
+        """The game moved (a move, a new deal, a referee's decision): stop the
+        hint, show the table, let the bots move."""
         self.hints.stop()
         await self.broadcast({"type": "table", "view": self.table.view()})
         self.wake_bots()
@@ -411,6 +412,7 @@ class _Endpoints:
             "max_playouts": MAX_PLAYOUTS,
             "delay": settings.delay,
             "live": settings.live is not None,
+            "penalties": PENALTY_NAMES,
         })
 
     async def new_table(self, request: Request) -> Response:

@@ -76,6 +76,8 @@ class Table:
         #: Bumped by every change of the game: a bot's move decided on an older version is dropped.
         self.version = 0
         self._decisions = [0, 0, 0, 0]
+        #: The index in ``Game.penalties`` of this deal's first referee's decision.
+        self.deal_decisions = len(self.game.penalties)
         #: The person whose hand is shown (the one to move, else the last one who moved).
         self.viewer = self.humans[0]
 
@@ -87,7 +89,8 @@ class Table:
         if g.current_player in self.humans:
             self.viewer = g.current_player
         over = g.phase in ("deal_over", "game_over", "match_over")
-        v = table_view(g, self.names, self.tracker, face_up=range(4) if over else [self.viewer], humans=self.humans)
+        v = table_view(g, self.names, self.tracker, face_up=range(4) if over else [self.viewer], humans=self.humans,
+                       decisions_from=self.deal_decisions)
         v["viewer"] = self.viewer
         v["humans"] = self.humans
         v["bots"] = {str(s): p for s, p in self.bots.items()}
@@ -214,6 +217,25 @@ class Table:
         g.next_deal()
         self.tracker.new_deal()
         self.positions = []
+        self.deal_decisions = len(g.penalties)
+        self.version += 1
+
+    def penalize(self, team: object, kind: object, seat: object = None) -> None:
+        """Applies a referee's decision against `team` (``Game.penalize``,
+        docs/rules.md §10), `seat` of that team the offender (None: seat
+        `team`). One that cannot apply raises `PageError` and changes nothing.
+        A decision that ends the deal, the game or the match leaves the table
+        as a deal's end does: the next deal (or a new match) follows."""
+        if not isinstance(team, int) or isinstance(team, bool):
+            raise PageError(f"team must be 0 or 1, not {str(team)[:20]!r}")
+        if not isinstance(kind, str) or len(kind) > 40:
+            raise PageError(f"kind must be a decision's name like \"minus_two\", not {str(kind)[:40]!r}")
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            raise PageError(f"seat must be a seat 0..3 or left out, not {str(seat)[:20]!r}")
+        try:
+            self.game.penalize(team, kind, seat=seat)  # type: ignore[arg-type]  # the engine checks the name
+        except gf.GuandanError as e:
+            raise PageError(str(e)) from None
         self.version += 1
 
     def position_before(self, step: object) -> tuple[gf.Game, int, Action]:
@@ -232,8 +254,8 @@ class Table:
 
     def receive(self, msg: object) -> dict[str, Any]:
         """Carries out one message of the page (``select``, ``play``, ``pass``,
-        ``next``) and answers it: the selection's plays, or the table after the
-        move. A message that cannot be carried out raises `PageError`."""
+        ``next``, ``penalize``) and answers it: the selection's plays, or the
+        table after the move. A message that cannot be carried out raises `PageError`."""
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
             raise PageError("a message is a JSON object with a \"type\"")
         kind = msg["type"]
@@ -245,8 +267,10 @@ class Table:
             self.pass_turn()
         elif kind == "next":
             self.next_deal()
+        elif kind == "penalize":
+            self.penalize(msg.get("team"), msg.get("kind"), msg.get("seat"))
         elif kind == "view":
             pass
         else:
-            raise PageError(f"unknown message type {kind[:40]!r}: select, play, pass, next, view, hint, why, cancel")
+            raise PageError(f"unknown message type {kind[:40]!r}: select, play, pass, next, penalize, view, hint, why, cancel")
         return {"type": "table", "view": self.view()}

@@ -12,10 +12,25 @@ import guandan_fast as gf
 from guandan_fast.cli.rules import rules_as_flags
 from guandan_fast.cli.text import combo_parts
 
-__all__ = ["Action", "TrickTracker", "action_json", "card_json", "cards_json", "eval_command", "settlement", "table_view"]
+__all__ = ["PENALTY_NAMES", "Action", "TrickTracker", "action_json", "card_json", "cards_json", "eval_command", "settlement", "table_view"]
 
 Action = Union[gf.Combo, gf.Pass, gf.Tribute, gf.Return]
 PLACES = ("1st", "2nd", "3rd", "4th")
+OVER = ("deal_over", "game_over", "match_over")
+
+#: The referee's decisions (docs/rules.md §10), as the page names them: the
+#: rule's Chinese name where it gives one, the English one, what it does.
+PENALTY_NAMES: dict[str, dict[str, str]] = {
+    "minus_two": {"zh": "扣两级", "en": "minus two levels", "what": "a mild violation: the team down two levels, never below 2"},
+    "back_to_two": {"zh": '回到"2"', "en": "back to 2", "what": "a severe violation: the team back to level 2"},
+    "opponents_up": {"zh": "对方升一级，并立即上台主打", "en": "opponents up one and declaring",
+                     "what": "the deal is abandoned; the opponents go up one level and declare the next deal"},
+    "hidden_card": {"zh": "藏牌", "en": "hidden card",
+                    "what": "counted: the opponents up one and declaring each time; the third time they win the game"},
+    "out_of_turn": {"zh": "", "en": "out-of-turn draw", "what": "counted: two warnings, the third time the opponents up one and declaring"},
+    "illegal_signal": {"zh": "", "en": "illegal signal", "what": "counted: two warnings, the third time the opponents up one and declaring"},
+    "forfeit": {"zh": "弃权", "en": "forfeit", "what": "the opponents win the match"},
+}
 
 
 def card_json(card: gf.Card, level: Optional[str] = None) -> dict[str, Any]:
@@ -95,16 +110,32 @@ def eval_command(game: gf.Game) -> str:
     return f"guandan-fast eval '{game.position()}'" + (f" {flags}" if flags else "")
 
 
-def settlement(game: gf.Game) -> Optional[dict[str, Any]]:
-    """Once a deal is over: its settlement (``Game.last_result``) with its finishing order and level."""
-    last = game.last_result
-    if game.phase not in ("deal_over", "game_over", "match_over") or last is None:
+def settlement(game: gf.Game, decisions_from: Optional[int] = None) -> Optional[dict[str, Any]]:
+    """Once a deal is over: its settlement (``Game.last_result``) with its finishing
+    order and level, ``settled``, and the referee's decisions of the deal
+    (``referee``: ``Game.penalties`` from index `decisions_from`; none when
+    None). When a decision ended the deal, the game or the match before it
+    was played out (docs/rules.md §10), ``settled`` is False, there is no
+    winner nor finishing order, and the levels and the game's winner are the
+    ones the decision left."""
+    if game.phase not in OVER:
         return None
-    r: dict[str, Any] = dict(last)
-    r["levels"] = list(last["levels"])
-    r["a_fails"] = list(last["a_fails"])
+    last = game.last_result
+    if last is None or len(game.finish_order) < 4:  # a decision abandoned the deal or ended the match
+        r: dict[str, Any] = {
+            "winner": None, "partner_place": None, "gain": 0, "a_failed": False, "a_reset": False,
+            "levels": list(game.levels), "a_fails": list(game.a_fails), "declarer": game.declarer,
+            "game_winner": game.game_winners[-1] if game.phase != "deal_over" and game.game_winners else None,
+            "settled": False,
+        }
+    else:
+        r = dict(last)
+        r["levels"] = list(last["levels"])
+        r["a_fails"] = list(last["a_fails"])
+        r["settled"] = True
     r["finish_order"] = list(game.finish_order)
     r["level"] = game.level
+    r["referee"] = [] if decisions_from is None else [dict(p) for p in game.penalties[decisions_from:]]
     return r
 
 
@@ -143,12 +174,17 @@ def table_view(
     face_up: Iterable[int] = range(4),
     humans: Iterable[int] = (),
     games_won: Optional[tuple[int, int]] = None,
+    decisions_from: Optional[int] = None,
 ) -> dict[str, Any]:
     """The table as the page draws it: the match's state, each seat (its hand
     when face up, else only its size), the trick, the deal's log, the tribute,
-    the settlement once the deal is over, and the choices of the seat to move
-    (when it is a human's). `games_won` replaces the game's own count (a game
-    restored from a position counts from there)."""
+    the settlement once the deal is over, the referee's decisions of the match
+    and the counted offences (``Game.penalties``, ``Game.penalty_counts``), and
+    the choices of the seat to move (when it is a human's). `games_won`
+    replaces the game's own count (a game restored from a position counts
+    from there); `decisions_from`, the index
+    in ``Game.penalties`` of the deal's first decision, lists the deal's
+    decisions in its result (`settlement`)."""
     level = game.level
     shown = set(face_up)
     human = set(humans)
@@ -188,7 +224,9 @@ def table_view(
         "seats": seats,
         "tribute": _tribute(game),
         "log": [[s, action_json(a), t] for s, a, t in tracker.log],
-        "result": settlement(game),
+        "result": settlement(game, decisions_from),
+        "penalties": [dict(p) for p in game.penalties],
+        "penalty_counts": {kind: list(n) for kind, n in game.penalty_counts.items()},
         "choices": _choices(game) if mover is not None and mover in human else None,
     }
     if game.phase == "play":

@@ -5,6 +5,7 @@
 import { actionEl, cardEl, el, labelText } from "./cards.js";
 import { renderHint } from "./hint.js";
 import { api, postJSON, socket } from "./net.js";
+import { RefereeDialog, renderDecisions } from "./referee.js";
 import { renderLog, renderTable, seatLabel } from "./table.js";
 
 const POLICIES = ["mc:200", "mc:1000", "sh:400", "rule", "greedy", "random"];
@@ -27,6 +28,8 @@ export class PlayView {
     this.revealed = null;
     document.getElementById("new-match").addEventListener("click", () => this.openDialog());
     document.getElementById("new-form").addEventListener("submit", (e) => this.submitDialog(e));
+    this.referee = new RefereeDialog(app.config.penalties, (msg) => this.ws.send(msg));
+    document.getElementById("referee").addEventListener("click", () => this.view && this.referee.open(this.view));
   }
 
   async show(tid) {
@@ -154,6 +157,7 @@ export class PlayView {
       focus: this.myTurn ? this.focus : -1,
       onCard: this.myTurn && !curtain ? (i) => this.toggle(i) : null,
       resultButtons: buttons,
+      penaltyNames: this.app.config.penalties,
     });
     if (curtain) {
       const c = el("div", "curtain");
@@ -167,6 +171,7 @@ export class PlayView {
       this.table.appendChild(c);
     }
     renderLog(this.log, v, v.viewer, v.humans, (step) => this.ws.send({ type: "why", step, playouts: this.playouts }));
+    renderDecisions(document.getElementById("play-referee"), document.getElementById("play-decisions"), document.getElementById("play-counted"), v, this.app.config.penalties);
     this.renderBar();
     this.renderHint();
   }

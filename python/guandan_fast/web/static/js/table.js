@@ -20,7 +20,7 @@ export function seatLabel(view, seat, bottom, humans) {
   return s.name;
 }
 
-function teamName(team, humans) {
+export function teamName(team, humans) {
   if (humans && humans.length === 1) return humans[0] % 2 === team ? "Your team" : "Opponents";
   return team === 0 ? "Seats 0 & 2" : "Seats 1 & 3";
 }
@@ -42,7 +42,8 @@ function scoreboard(view, humans) {
   }
   const info = el("div", "deal-info");
   info.appendChild(el("span", "playing", `Playing ${rankText(view.level)}`));
-  info.appendChild(el("span", "muted", `Game ${view.game_number + 1} · deal ${view.deal_number + (view.result ? 0 : 1)}`));
+  const settled = view.result && view.result.settled !== false; // a deal the referee ended is not counted
+  info.appendChild(el("span", "muted", `Game ${view.game_number + 1} · deal ${view.deal_number + (settled ? 0 : 1)}`));
   box.insertBefore(info, box.children[1]);
   return box;
 }
@@ -137,10 +138,14 @@ function tributeStrip(view, bottom, humans) {
   return strip;
 }
 
-function resultBox(view, bottom, humans, buttons) {
+// A referee's decision (guandan_fast.web.views.PENALTY_NAMES): its Chinese and English names.
+export function penaltyText(kind, names) {
+  const n = names && names[kind];
+  return n ? [n.zh, n.en].filter((t) => t).join(" ") : kind.replaceAll("_", " ");
+}
+
+function settledBox(box, view, bottom, humans) {
   const r = view.result;
-  const box = el("div", "result");
-  box.appendChild(el("h2", "", view.phase === "match_over" ? "Match over" : view.phase === "game_over" ? "Game over" : "Deal over"));
   const order = el("ol", "finish");
   r.finish_order.forEach((s, i) => {
     const li = el("li", `team-${s % 2}`);
@@ -151,17 +156,38 @@ function resultBox(view, bottom, humans, buttons) {
   box.appendChild(order);
   const gain = r.gain ? ` +${r.gain} level${r.gain === 1 ? "" : "s"}` : "";
   box.appendChild(el("p", `verdict team-${r.winner}`, `${teamName(r.winner, humans)} win${teamName(r.winner, humans) === "Your team" ? "s" : ""} the deal${gain}`));
-  box.appendChild(el("p", "levels-after", `Levels now: ${teamName(0, humans)} at ${rankText(r.levels[0])}, ${teamName(1, humans)} at ${rankText(r.levels[1])}`));
+}
+
+// The box over the table once the deal is over: its settlement (or that a
+// referee's decision ended the deal, the game or the match) and the deal's
+// decisions (named by opts.penaltyNames).
+function resultBox(view, bottom, humans, opts) {
+  const r = view.result;
+  const settled = r.settled !== false;
+  const box = el("div", "result");
+  box.appendChild(el("h2", "", view.phase === "match_over" ? "Match over" : view.phase === "game_over" ? "Game over" : "Deal over"));
+  if (settled) settledBox(box, view, bottom, humans);
+  for (const p of r.referee || []) {
+    const note = el("p", `referee-note team-${p.team}`);
+    note.append(el("strong", "", `Referee, against ${teamName(p.team, humans)} (seat ${p.seat}):`), ` ${penaltyText(p.kind, opts.penaltyNames)}`);
+    box.appendChild(note);
+  }
+  const levels = settled && !(r.referee || []).length ? r.levels : view.levels; // a decision after the settlement moves them
+  box.appendChild(el("p", "levels-after", `Levels now: ${teamName(0, humans)} at ${rankText(levels[0])}, ${teamName(1, humans)} at ${rankText(levels[1])}`));
   if (r.a_failed) box.appendChild(el("p", "muted", r.a_reset ? "The attempt at A failed; the team drops back." : "The attempt at A failed."));
-  if (r.game_winner !== null && r.game_winner !== undefined) box.appendChild(el("p", "game-won", `${teamName(r.game_winner, humans)} win the game!`));
-  if (buttons) box.appendChild(buttons);
+  if (r.game_winner !== null && r.game_winner !== undefined) {
+    const what = !settled && view.phase === "match_over" ? "match" : "game";
+    box.appendChild(el("p", "game-won", `${teamName(r.game_winner, humans)} win the ${what}!`));
+  }
+  if (opts.resultButtons) box.appendChild(opts.resultButtons);
   return box;
 }
 
 // Draws `view` into `root`. opts: bottom (seat at the bottom), faceUp (all
 // hands shown), humans, selected (Set of hand indices), allowed (Set of card
 // texts that may be chosen), focus, onCard(i), resultButtons (an element),
-// onPlay(seat) (a click on a seat's play this trick).
+// onPlay(seat) (a click on a seat's play this trick), penaltyNames (the
+// referee's decisions' names, from /api/config).
 export function renderTable(root, view, opts) {
   const bottom = opts.bottom;
   const humans = opts.humans || [];
@@ -197,7 +223,7 @@ export function renderTable(root, view, opts) {
   if (view.phase === "play" && view.to_move !== null && view.top === null) {
     center.appendChild(el("div", "lead-note", `${seatLabel(view, view.to_move, bottom, humans)} lead${seatLabel(view, view.to_move, bottom, humans) === "You" ? "" : "s"}`));
   }
-  if (view.result) center.appendChild(resultBox(view, bottom, humans, opts.resultButtons));
+  if (view.result) center.appendChild(resultBox(view, bottom, humans, opts));
   grid.appendChild(center);
   root.appendChild(grid);
 }
