@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import signal
 import sys
+import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterator, Optional
 
 from guandan_fast.cli.options import (
     POLICY_HELP,
@@ -25,7 +27,11 @@ from guandan_fast.cli.options import (
 if TYPE_CHECKING:
     from guandan_fast.cli.options import Subparsers
 
-__all__ = ["add_parser", "needs_websockets", "run_serve"]
+__all__ = ["MAX_REFEREE_LINE", "add_parser", "needs_websockets", "referee_line", "run_serve"]
+
+#: The longest line ``--referee-input`` takes (bytes); a longer one is refused whole.
+MAX_REFEREE_LINE = 200
+_REFEREE_USAGE = "type penalize TABLE TEAM KIND [SEAT], e.g. penalize 0 1 minus_two"
 
 
 def needs_websockets(command: str) -> None:
@@ -66,6 +72,9 @@ def add_parser(sub: Subparsers) -> None:
     p.add_argument("--fallback", default="greedy", metavar="POLICY", help="the policy that moves for a seat after --timeout (default greedy)")
     p.add_argument("--web", type=bounded_int(0, 65535), nargs="?", const=8000, metavar="PORT",
                    help="also serve the web table on HOST:PORT (default 8000), where the tables can be watched live (the web extra; docs/web.md)")
+    p.add_argument("--referee-input", action="store_true",
+                   help="read referee's decisions from standard input, one a line: penalize TABLE TEAM KIND [SEAT] "
+                   "(kinds as in docs/rules.md section 10); each is answered with one line")
     add_rules_arguments(p)
     p.set_defaults(func=run_serve)
 
@@ -90,6 +99,9 @@ def run_serve(args: argparse.Namespace) -> int:
     server = Server(host=args.host, port=args.port, games=args.games, seed=args.seed, bots=bots, rules=rules,
                     record=args.record, timeout=args.timeout, fallback=fallback, tables=args.tables, log=log,
                     on_step=None if web is None else web[1].update)
+    reader = _RefereeInput(server, sys.stdin.fileno()) if args.referee_input else None
+    if reader is not None:
+        reader.start()
     stopped_by: list[signal.Signals] = []
     try:
         with contextlib.ExitStack() as stack:
@@ -97,6 +109,8 @@ def run_serve(args: argparse.Namespace) -> int:
                 stack.enter_context(web[0])
                 print(f"the tables can be watched at {web[0].url}#live", flush=True)
             results = asyncio.run(_serve_until_signalled(server, stopped_by))
+            if reader is not None:
+                reader.settle(5.0)
     except OSError as e:
         raise CliError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
     aborted = sum(r["type"] == "aborted" for r in results)
@@ -105,6 +119,69 @@ def run_serve(args: argparse.Namespace) -> int:
         print(f"error: {server.record_failures} record line(s) could not be written to {args.record}; they are in the log", file=sys.stderr)
         return 1
     return 128 + stopped_by[0] if stopped_by else 0
+
+
+def referee_line(server: Any, text: str) -> Optional[str]:
+    """Applies one line of ``--referee-input`` (``penalize TABLE TEAM KIND
+    [SEAT]``) to `server`, waiting for the match's next step; the line saying
+    what was decided or why not (None for a blank line)."""
+    words = text.split()
+    if not words:
+        return None
+    numbers = [words[i] for i in (1, 2, 4) if i < len(words)]
+    if words[0] != "penalize" or len(words) not in (4, 5) or not all(w.isascii() and w.isdigit() and len(w) < 20 for w in numbers):
+        return f"decision refused: not a decision: {_REFEREE_USAGE}"
+    seat = int(words[4]) if len(words) == 5 else None
+    try:
+        return "decision: " + str(server.penalize(int(words[1]), int(words[2]), words[3], seat).result())
+    except Exception as e:  # the server's or the referee's refusal, said in one line
+        return f"decision refused: {e}"
+
+
+class _RefereeInput(threading.Thread):
+    """Answers each line read from `fd` until its end with one line, applying
+    its decision to `server` (a thread beside the server)."""
+
+    def __init__(self, server: Any, fd: int) -> None:
+        super().__init__(name="referee input", daemon=True)
+        self.server, self.fd = server, fd
+        self._answering = threading.Lock()
+
+    def run(self) -> None:
+        for line in _lines(self.fd, MAX_REFEREE_LINE):
+            with self._answering:
+                answer = f"decision refused: a line over {MAX_REFEREE_LINE} bytes" if line is None else referee_line(self.server, line)
+                if answer is not None:
+                    print(answer, flush=True)
+
+    def settle(self, seconds: float) -> None:
+        """Waits at most `seconds` for the line being answered, if any."""
+        if self._answering.acquire(timeout=seconds):
+            self._answering.release()
+
+
+def _lines(fd: int, limit: int) -> Iterator[Optional[str]]:
+    """The lines read from `fd` until its end or a read error; None for a line over `limit` bytes."""
+    buffer, skipping = b"", False
+    while True:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            chunk = b""
+        if not chunk:
+            if buffer and not skipping:
+                yield buffer.decode("utf-8", "replace")
+            return
+        buffer += chunk
+        while b"\n" in buffer:
+            line, buffer = buffer.split(b"\n", 1)
+            if not skipping:
+                yield None if len(line) > limit else line.decode("utf-8", "replace")
+            skipping = False
+        if len(buffer) > limit:
+            if not skipping:
+                yield None
+            buffer, skipping = b"", True
 
 
 def _web(args: argparse.Namespace, rules: Any) -> tuple[Any, Any]:

@@ -1,6 +1,7 @@
 """The match record of the platform server: one JSON line per game (its
 seed, rules and every action as platform codes, deal by deal, with the moves
-a fallback policy made), a line per aborted match, and the final tallies.
+a fallback policy made and the referee's decisions), a line per aborted
+match, and the final tallies.
 The line builders here are the format's one definition (the referee fills a
 game line's deals as they are played); `RecordFile` appends lines, `replay`
 rebuilds a game line's `Game` exactly. A line that is not a record's raises
@@ -11,9 +12,9 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Optional
 
-from guandan_fast._core import Game, GuandanError, InvalidArgumentError, Rules
+from guandan_fast._core import Game, GuandanError, IllegalMoveError, InvalidArgumentError, Rules
 from guandan_fast.platform.codes import action_from_code
 
 __all__ = [
@@ -46,14 +47,23 @@ def rules_from_record(data: dict[str, Any]) -> Rules:
 def game_line(table: int, game: int, seed: int, seats: Mapping[int, str], rules: Rules) -> dict[str, Any]:
     """The line of game `game` (from 0) of a table's match as it starts: its
     ``deals`` are filled in as they are played (``{"level", "actions": [[seat,
-    code], ...]}``), then ``winner`` and ``levels`` are added (or ``type``
-    becomes ``"aborted"`` with a ``reason``)."""
+    code], ...]}``, and ``"penalties": [[at, team, kind, seat], ...]`` when the
+    referee decided, `at` the deal's actions recorded before it), then
+    ``winner`` and ``levels`` are added (or ``type`` becomes ``"aborted"`` with
+    a ``reason``)."""
     return {"type": "game", "table": table, "game": game, "seed": seed, "seats": seats, "rules": rules_to_record(rules), "deals": []}
 
 
-def result_line(table: int, games: int, wins: list[int], draws: list[int]) -> dict[str, Any]:
-    """The tallies of a match played to its end: games won and drawn per seat."""
-    return {"type": "result", "table": table, "games": games, "victoryNum": wins, "draws": draws}
+def result_line(
+    table: int, games: int, wins: list[int], draws: list[int], *, forfeit: Optional[dict[str, Any]] = None
+) -> dict[str, Any]:
+    """The tallies of a match played to its end: games won and drawn per seat;
+    after a forfeit its ``forfeit`` field (``{"team", "seat", "game",
+    "unplayed"}``), the games not played counted as won by the opponents."""
+    line = {"type": "result", "table": table, "games": games, "victoryNum": wins, "draws": draws}
+    if forfeit is not None:
+        line["forfeit"] = forfeit
+    return line
 
 
 def aborted_line(table: int, reason: str, games: int, wins: list[int], draws: list[int]) -> dict[str, Any]:
@@ -124,12 +134,50 @@ def _actions(line: dict[str, Any], rules: Rules) -> Iterable[tuple[int, Any]]:
             yield seat, action_from_code(code, deal["level"], rules)
 
 
+def _deal_items(deal: dict[str, Any], rules: Rules) -> Iterable[tuple[Any, ...]]:
+    """A deal's ``(seat, action)`` pairs with its decisions (``("penalize", team,
+    kind, seat)``) among them, each before the action it was taken before."""
+    actions, decisions = deal["actions"], deal.get("penalties", [])
+    ats = [p[0] for p in decisions]
+    if any(type(at) is not int for at in ats) or ats != sorted(ats) or not 0 <= min(ats, default=0) <= max(ats, default=0) <= len(actions):
+        raise ValueError(f"penalties must be [at, team, kind, seat] in order, at 0..{len(actions)}")
+    taken = 0
+    for n in range(len(actions) + 1):
+        while taken < len(decisions) and ats[taken] == n:
+            _, team, kind, offender = decisions[taken]
+            yield "penalize", team, kind, offender
+            taken += 1
+        if n < len(actions):
+            seat, code, *_ = actions[n]
+            yield seat, action_from_code(code, deal["level"], rules)
+
+
+def _replay_with_decisions(line: dict[str, Any], rules: Rules) -> Game:
+    """`Game.replay` of a line with referee's decisions, deal by deal: a decision
+    taken before a deal's first action is taken once that deal has begun."""
+    game = Game(rules, seed=line["seed"])
+    for k, deal in enumerate(line["deals"]):
+        if k:
+            game.next_deal()
+        for item in _deal_items(deal, rules):
+            if item[0] == "penalize":
+                game.penalize(item[1], item[2], seat=item[3])
+            elif item[0] != game.current_player:
+                raise IllegalMoveError(f"deal {k}: seat {item[0]} is not the seat to act")
+            else:
+                game.apply(item[1])
+    return game
+
+
 def replay(line: object) -> Game:
-    """The `Game` a record's game (or aborted) line rebuilds: its seed, rules and actions."""
+    """The `Game` a record's game (or aborted) line rebuilds: its seed, rules,
+    actions and the referee's decisions."""
     if not isinstance(line, dict) or line.get("type") not in ("game", "aborted") or "deals" not in line:
         raise InvalidArgumentError(f"replay takes a record's game or aborted-game line (a dict with deals), not {line!r:.60}")
     try:
         rules = rules_from_record(line["rules"])
+        if any(deal.get("penalties") for deal in line["deals"]):
+            return _replay_with_decisions(line, rules)
         return Game.replay(list(_actions(line, rules)), seed=line["seed"], rules=rules)
     except GuandanError as e:
         raise InvalidArgumentError(f"the record line does not replay: {e}") from None

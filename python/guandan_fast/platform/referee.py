@@ -8,11 +8,12 @@ is to be done as a list of events — `Send` (a message for a client seat),
 told what happens by calls: `receive` (a seat's frame, or the message it
 decodes to), `timeout` (the asked seat sent no valid reply in time: the
 fallback policy moves for it), `leave` (a seat is gone: the match stops),
-`stop` (the match cannot go on: the server stops) and `play_bot` (a bot
-seat's turn: the one call that takes CPU time, which a server may make in a
-worker thread). A seat that sends `MAX_INVALID` invalid replies to one
-``act`` stops the match. It holds the match state (`game`,
-`awaiting`, `bot`, `over`, `result`) and never touches a socket or a clock:
+`stop` (the match cannot go on: the server stops), `penalize` (a referee's
+decision, docs/rules.md §10) and `play_bot` (a bot seat's turn: the one call
+that takes CPU time, which a server may make in a worker thread). A seat
+that sends `MAX_INVALID` invalid replies to one ``act`` stops the match. It
+holds the match state (`game`, `awaiting`, `bot`, `over`, `result`) and
+never touches a socket or a clock:
 a test drives it with plain dicts, and the websocket server (server.py) only
 moves frames.
 """
@@ -20,7 +21,7 @@ moves frames.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Generator, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any, Generator, Mapping, Optional, Union, cast
 
 from guandan_fast._core import Game, InvalidArgumentError, InvalidStateError, Return, Rules, _check_policy, policy_action
 from guandan_fast.arguments import check_int
@@ -31,6 +32,9 @@ from guandan_fast.platform.codes import Action, ProtocolError, action_code, card
 from guandan_fast.platform.rules import DRAW_DROPS, platform_rules
 from guandan_fast.models import is_model_name, model_from_spec
 from guandan_fast.platform.seating import check_bots
+
+if TYPE_CHECKING:
+    from guandan_fast._core import _PenaltyKind
 
 __all__ = ["MAX_INVALID", "Ask", "Event", "Log", "MatchAborted", "Record", "Referee", "Send", "match_options"]
 
@@ -74,6 +78,10 @@ class MatchAborted(Exception):
     """The match cannot go on (a client left); the text says why."""
 
 
+class _DealEnded(Exception):
+    """A referee's decision ended the deal in progress (abandoned, or the game or match decided)."""
+
+
 def match_options(
     rules: Optional[Rules], bots: Optional[Mapping[int, str]], fallback: str, *, games: int = 1, seed: int = 0, draw_drops: int = DRAW_DROPS
 ) -> tuple[Rules, dict[int, str], str]:
@@ -96,7 +104,13 @@ def match_options(
 class _Deal:
     """What the referee tracks of the deal in progress besides the game."""
 
+    #: The deal's entry in the game's record line: ``{"level", "actions"[, "penalties"]}``.
+    entry: dict[str, Any]
+    #: Its number in the game (from 0), abandoned deals included.
+    number: int
     record: list[list[Any]] = field(default_factory=list)
+    #: The referee's decisions in it: ``[at, team, kind, seat]``, `at` the actions recorded before it.
+    penalties: list[list[Any]] = field(default_factory=list)
     play_area: list[Optional[list[Any]]] = field(default_factory=lambda: [None] * 4)
     last: tuple[int, Optional[list[Any]]] = (-1, None)
     greater: tuple[int, Optional[list[Any]]] = (-1, None)
@@ -110,8 +124,10 @@ class Referee:
     seed=seed + i)``; a bot seat's decision `k` is ``policy_action(game,
     policy, seed=decision_seed(seed + seat, k))``; after `draw_drops` drops
     from A a game is a draw. Call `start`, then whatever happens: `receive`,
-    `timeout`, `leave`, `play_bot`; each returns the events to carry out, in
-    order."""
+    `timeout`, `leave`, `play_bot`, `penalize`; each returns the events to
+    carry out, in order. A forfeit ends the match: the opponents win the game
+    in progress and each game not played, and the result line names the
+    forfeit (docs/platform.md, "Referee decisions")."""
 
     def __init__(
         self,
@@ -142,6 +158,9 @@ class Referee:
         self.over = False
         #: The match's last record line (``type`` ``"result"`` or ``"aborted"``) once it is over.
         self.result: Optional[dict[str, Any]] = None
+        #: The number of the game being played (from 0).
+        self.game_index = 0
+        self._current: Optional[_Deal] = None
         self._bot_decisions = [0, 0, 0, 0]
         #: Bot seats played by a model (``onnx:PATH``), loaded and checked now.
         self._models = {s: model_from_spec(p, seed=seed + s) for s, p in self.bots.items() if is_model_name(p)}
@@ -200,6 +219,45 @@ class Referee:
             raise InvalidStateError("it is no bot's turn")
         return self._resume(None)
 
+    def penalize(self, team: int, kind: str, seat: Optional[int] = None) -> list[Event]:
+        """A referee's decision against `team` now (``Game.penalize``: `kind`,
+        offender `seat`), applied to the game, logged (the first event) and
+        recorded in the deal's ``penalties``. A decision that ends the deal
+        leaves it at once, the reply awaited no longer awaited: the next deal
+        begins, or the game is over, or (a forfeit) the match. Before the start
+        and after the end `InvalidStateError`; a decision the game refuses
+        raises its error; either way nothing changes."""
+        if not self._started or self.over:
+            raise InvalidStateError("a referee's decision applies only while the match is played")
+        game, deal = self.game, self._current
+        assert game is not None and deal is not None
+        game.penalize(team, cast("_PenaltyKind", kind), seat=seat)
+        taken = game.penalties[-1]
+        deal.penalties.append([len(deal.record), taken["team"], taken["kind"], taken["seat"]])
+        deal.entry["penalties"] = deal.penalties
+        self._events = []
+        self._log(self._decision_text(game, deal, taken))
+        if game.phase in ("deal_over", "match_over"):
+            try:
+                self._run.throw(_DealEnded())
+            except StopIteration:
+                pass
+        return self._take()
+
+    def _decision_text(self, game: Game, deal: _Deal, taken: Mapping[str, Any]) -> str:
+        """The log line of the decision `taken` just applied to `game`."""
+        team, kind = taken["team"], taken["kind"]
+        if game.phase == "match_over":
+            outcome = f"team {team} forfeits the match" if kind == "forfeit" else f"team {1 - team} wins the game"
+        elif game.phase == "deal_over":
+            outcome = f"the deal is abandoned; levels {'-'.join(game.levels)}, team {game.declarer} declares"
+        elif kind in game.penalty_counts:
+            outcome = f"warning {game.penalty_counts[kind][team]} of 3"
+        else:
+            outcome = f"levels {'-'.join(game.levels)}"
+        return (f"table {self.table}: referee's decision {kind} against team {team} (seat {taken['seat']}) in game "
+                f"{self.game_index + 1}, deal {deal.number + 1}, after {len(deal.record)} actions: {outcome}")
+
     def _check_seat(self, seat: object) -> None:
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in range(4):
             raise InvalidArgumentError(f"seat must be 0..3, not {seat!r:.40}")
@@ -232,8 +290,10 @@ class Referee:
     def _match(self) -> Generator[None, _Input, None]:
         self._log(f"table {self.table}: " + ", ".join(f"seat {s} {self.names[s]}" for s in range(4)))
         wins, draws = [0] * 4, [0] * 4
+        forfeit: Optional[dict[str, Any]] = None
         for g in range(self.games):
             seed = (self.seed + g) % 2**64
+            self.game_index = g
             self.game = game = Game(self.rules, seed=seed)
             line = record.game_line(self.table, g, seed, self.names, self.rules)
             try:
@@ -254,8 +314,14 @@ class Referee:
             line["levels"] = list(game.levels)
             self._events.append(Record(line))
             self._notify(m.game_over(g + 1, self.games))
+            forfeit = _forfeit(game, g, self.games)
+            if forfeit is not None:
+                for s in (1 - forfeit["team"], 3 - forfeit["team"]):
+                    wins[s] += forfeit["unplayed"]
+                self._log(f"table {self.table}: team {forfeit['team']} forfeited: its opponents win the {forfeit['unplayed']} games not played")
+                break
         self._notify(m.game_result(wins, draws))
-        self._end(record.result_line(self.table, self.games, wins, draws))
+        self._end(record.result_line(self.table, self.games, wins, draws, forfeit=forfeit))
         self._log(f"table {self.table}: games won per seat {wins}, draws {draws}")
 
     def _end(self, result: dict[str, Any]) -> None:
@@ -267,12 +333,17 @@ class Referee:
         """Plays one game to its end; its winning team, or None for a draw."""
         drops = 0
         while True:
-            deal = _Deal()
-            line["deals"].append({"level": game.level, "actions": deal.record})
-            yield from self._deal(game, deal)
-            last = game.last_result
-            assert last is not None
-            drops += bool(last["a_reset"])
+            entry: dict[str, Any] = {"level": game.level, "actions": []}
+            self._current = deal = _Deal(entry, len(line["deals"]), entry["actions"])
+            line["deals"].append(entry)
+            try:
+                yield from self._deal(game, deal)
+            except _DealEnded:  # a referee's decision: no settlement, no drop
+                pass
+            else:
+                last = game.last_result
+                assert last is not None
+                drops += bool(last["a_reset"])
             if game.phase == "match_over":
                 return game.game_winners[-1]
             if drops >= self.draw_drops:
@@ -380,3 +451,12 @@ class Referee:
             raise MatchAborted(f"seat {seat} ({name}) sent {MAX_INVALID} invalid replies to one act")
         finally:
             self.awaiting = None
+
+
+def _forfeit(game: Game, number: int, games: int) -> Optional[dict[str, Any]]:
+    """The result line's ``forfeit`` field when game `number` (from 0) of `games`
+    ended by a forfeit: the team, its seat, the game, the games not played."""
+    for p in game.penalties:
+        if p["kind"] == "forfeit":
+            return {"team": p["team"], "seat": p["seat"], "game": number, "unplayed": games - number - 1}
+    return None

@@ -5,14 +5,17 @@ of connection, skipping the bots' seats (seating.py); the match starts when
 every seat is taken. This layer only moves frames: it keeps each client's
 frames until the referee reads them, carries out the referee's events
 (sends, log lines, record lines), and tells the referee what happened — a
-reply, a timeout on its clock, a disconnect, the server stopping. Nothing a
-client sends can stop the server or make it grow without bound: every limit
-is in transport.py and docs/platform.md ("Limits").
+reply, a timeout on its clock, a disconnect, the server stopping, a
+referee's decision imposed by the person running it (`Server.penalize`, from
+any thread). Nothing a client sends can stop the server or make it grow
+without bound: every limit is in transport.py and docs/platform.md
+("Limits").
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 from collections import deque
 from dataclasses import dataclass, field
@@ -20,7 +23,7 @@ from http import HTTPStatus
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from guandan_fast._core import InvalidArgumentError, Rules
+from guandan_fast._core import GuandanError, InvalidArgumentError, InvalidStateError, Rules
 from guandan_fast.arguments import check_callable, check_int, check_seconds
 from guandan_fast.platform.record import RecordFile
 from guandan_fast.platform.referee import Ask, Event, Log, MatchAborted, Record, Referee, Send, match_options
@@ -38,7 +41,11 @@ from guandan_fast.platform.transport import (
     size_text,
 )
 
-__all__ = ["DRAW_DROPS", "PLATFORM_RULES", "MatchAborted", "Server", "parse_bots", "platform_rules"]
+__all__ = ["DRAW_DROPS", "MAX_DECISIONS", "PLATFORM_RULES", "MatchAborted", "Server", "parse_bots", "platform_rules"]
+
+#: Referee's decisions waiting for the match's next step, at most; more are refused.
+MAX_DECISIONS = 16
+
 
 @dataclass(eq=False)
 class _Client:
@@ -69,6 +76,22 @@ class _Client:
         frame = self.frames.popleft()
         self.pending_bytes -= len(frame)
         return frame
+
+
+@dataclass(eq=False)
+class _Decision:
+    """A referee's decision for `table`, waiting for the match's next step; `done` gets its log line or error."""
+
+    table: object
+    team: int
+    kind: str
+    seat: Optional[int]
+    done: concurrent.futures.Future[str]
+
+    def refuse(self, error: Exception) -> None:
+        """Ends `done` with `error` (unless the caller cancelled it)."""
+        if self.done.set_running_or_notify_cancel():
+            self.done.set_exception(error)
 
 
 async def _within(seconds: float, work: Any) -> bool:
@@ -104,8 +127,9 @@ class Server:
     unread (its buffers full) before it is dropped. `on_step(referee)` is
     called on the server's loop after each step of a match (its start, each
     move), while the referee's game is not in use: a way to watch the match
-    live (``guandan-fast serve --web``); its errors go to the log. Bad
-    arguments raise `InvalidArgumentError`."""
+    live (``guandan-fast serve --web``); its errors go to the log.
+    `penalize` imposes a referee's decision from any thread. Bad arguments
+    raise `InvalidArgumentError`."""
 
     def __init__(
         self,
@@ -149,6 +173,11 @@ class Server:
         self._asked_at = 0.0
         self._serving: Optional[asyncio.Task[Any]] = None
         self._stop_reason: Optional[str] = None
+        self._loop: Optional[asyncio.AbstractEventLoop] = None
+        #: The table whose match is being played (None between matches).
+        self._playing: Optional[int] = None
+        self._decisions: deque[_Decision] = deque()
+        self._decided = asyncio.Event()
 
     # ------------------------------------------------------------ connections
 
@@ -202,6 +231,7 @@ class Server:
         from websockets.asyncio.server import serve  # the platform extra
 
         self._serving = asyncio.current_task()
+        self._loop = asyncio.get_running_loop()
         self._record = RecordFile(self.record_path) if self.record_path is not None else None
         try:
             async with serve(
@@ -220,6 +250,8 @@ class Server:
             if uncancel is not None:
                 uncancel()
         finally:
+            self._loop = None
+            self._refuse_decisions("the server has stopped")
             if self._record is not None:
                 self._record.close()
         return self.results
@@ -231,6 +263,57 @@ class Server:
         if self._serving is not None:
             self._stop_reason = self._stop_reason or why
             self._serving.cancel()
+
+    def penalize(self, table: int, team: int, kind: str, seat: Optional[int] = None) -> concurrent.futures.Future[str]:
+        """A referee's decision against `team` in the match of `table` (from 0, as
+        the log and the record number them): `Referee.penalize` at the match's
+        next step (after the bot's move being computed, if any). Safe from any
+        thread. The future gives the decision's log line, or the error:
+        `InvalidStateError` when that table is not being played or
+        `MAX_DECISIONS` wait already, else what `Referee.penalize` raises."""
+        decision = _Decision(table, team, kind, seat, concurrent.futures.Future())
+        loop = self._loop
+        try:
+            if loop is None:
+                raise RuntimeError
+            loop.call_soon_threadsafe(self._take_decision, decision)
+        except RuntimeError:  # not serving, or its loop closed
+            decision.refuse(InvalidStateError("the server is not serving"))
+        return decision.done
+
+    def _take_decision(self, decision: _Decision) -> None:
+        """Queues `decision` for the match's next step, or refuses it (on the server's loop)."""
+        if not isinstance(decision.table, int) or isinstance(decision.table, bool):
+            decision.refuse(InvalidArgumentError(f"table must be a table number, not {decision.table!r:.40}"))
+        elif decision.table != self._playing:
+            playing = "no table is" if self._playing is None else f"table {self._playing} is"
+            decision.refuse(InvalidStateError(f"table {decision.table} is not being played ({playing})"))
+        elif len(self._decisions) >= MAX_DECISIONS:
+            decision.refuse(InvalidStateError(f"{MAX_DECISIONS} decisions are already waiting"))
+        else:
+            self._decisions.append(decision)
+            self._decided.set()
+
+    def _refuse_decisions(self, why: str) -> None:
+        """Refuses every decision waiting (the match or the server is over)."""
+        while self._decisions:
+            self._decisions.popleft().refuse(InvalidStateError(why))
+        self._decided.clear()
+
+    def _decide(self, ref: Referee) -> list[Event]:
+        """Applies the oldest decision waiting; the referee's events (none when refused)."""
+        decision = self._decisions.popleft()
+        if not self._decisions:
+            self._decided.clear()
+        if not decision.done.set_running_or_notify_cancel():
+            return []
+        try:
+            events = ref.penalize(decision.team, decision.kind, decision.seat)
+        except GuandanError as e:
+            decision.done.set_exception(e)
+            return []
+        decision.done.set_result(next(e.line for e in events if isinstance(e, Log)))
+        return events
 
     async def _tables(self) -> None:
         table = 0
@@ -259,6 +342,7 @@ class Server:
             {s: c.name for s, c in self.seating.clients.items()}, bots=self.bots, games=self.games, seed=self.seed,
             rules=self.rules, table=table, fallback=self.fallback, draw_drops=self.draw_drops,
         )
+        self._playing = table
         events = ref.start()
         try:
             while True:
@@ -266,7 +350,9 @@ class Server:
                 self._watched(ref)
                 if ref.over:
                     break
-                if ref.bot is not None:
+                if self._decisions:
+                    events = self._decide(ref)
+                elif ref.bot is not None:
                     events = await self._play_bot(ref)
                 else:
                     events = await self._next_input(ref)
@@ -275,6 +361,9 @@ class Server:
             if ref.result is not None:
                 self.results.append(ref.result)
             raise
+        finally:
+            self._playing = None
+            self._refuse_decisions(f"table {table} is over")
         assert ref.result is not None
         if ref.result["type"] == "aborted":
             self.log("waiting for the next table" if self.tables == 0 or table + 1 < self.tables else "no more tables: exiting")
@@ -365,7 +454,8 @@ class Server:
 
     async def _next_input(self, ref: Referee) -> list[Event]:
         """Waits for what happens next to the asked seat — a frame, the end of its
-        time, a seat leaving — and tells the referee; the events it answers."""
+        time, a seat leaving — and tells the referee; the events it answers (none
+        when a referee's decision comes first)."""
         seat = ref.awaiting
         assert seat is not None
         c = self.seating.clients[seat]
@@ -374,17 +464,19 @@ class Server:
             for other_seat, other in self.seating.clients.items():  # in order of connection
                 if other.closed:
                     return ref.leave(other_seat, other.closed)
+            if self._decisions:
+                return []
             frame = c.pop()
             if frame is not None:
                 return ref.receive(seat, frame)
-            arrived = asyncio.ensure_future(c.arrived.wait())
-            left = asyncio.ensure_future(self._left.wait())
+            waits = [asyncio.ensure_future(e.wait()) for e in (c.arrived, self._left, self._decided)]
+            left = waits[1]
             wait = None if self.timeout is None else max(0.0, self._asked_at + self.timeout - loop.time())
             try:
-                done, _ = await asyncio.wait({arrived, left}, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
+                done, _ = await asyncio.wait(waits, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
             finally:
-                arrived.cancel()
-                left.cancel()
+                for w in waits:
+                    w.cancel()
             if not done:
                 assert self.timeout is not None
                 return ref.timeout(self.timeout)
