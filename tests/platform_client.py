@@ -187,7 +187,7 @@ class ProtocolClient:
         return out
 
 
-async def run_all(clients: list[Any], timeout: float = 20.0) -> list[Any]:
+async def run_all(clients: list[Any], timeout: float = 60.0) -> list[Any]:
     """Runs the clients' `run` coroutines together, bounded by `timeout` seconds."""
     return await asyncio.wait_for(asyncio.gather(*(c.run() for c in clients)), timeout)
 
