@@ -96,6 +96,12 @@ async def flood(url: str, frames: int, size: int) -> tuple[int, Optional[int]]:
 def start_serve(*args: str) -> tuple["subprocess.Popen[str]", int]:
     """A ``guandan-fast serve`` subprocess on a free port (read from its first line) and the port."""
     proc = subprocess.Popen([*CLI, "serve", "--port", "0", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return proc, listening_port(proc)
+
+
+def listening_port(proc: "subprocess.Popen[str]") -> int:
+    """The port a ``serve --port 0`` subprocess says it listens on (its first line,
+    waited for up to 20 s); the process is killed when it does not say."""
     assert proc.stdout is not None
     deadline = time.monotonic() + 20
     line = ""
@@ -109,7 +115,7 @@ def start_serve(*args: str) -> tuple["subprocess.Popen[str]", int]:
     if found is None:
         proc.kill()
         raise AssertionError(f"serve did not start: {line!r} {proc.communicate(timeout=5)}")
-    return proc, int(found.group(1))
+    return int(found.group(1))
 
 
 def rss_of(pid: int) -> int:

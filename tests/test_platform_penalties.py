@@ -10,9 +10,7 @@ import json
 import os
 import random
 import re
-import select
 import subprocess
-import time
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
@@ -22,6 +20,7 @@ import guandan_fast as gf
 from guandan_fast.platform import Log, Record, Referee, Send, platform_rules, read_record, replay
 from guandan_fast.platform.codes import cards_code
 from platform_client import check
+from platform_faults import listening_port
 
 #: Games of at most four deals keep a match short; the levels still move.
 SHORT = platform_rules(max_deals=4)
@@ -401,7 +400,7 @@ def test_serve_referee_input(tmp_path: Path) -> None:
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stdin is not None and proc.stdout is not None
     try:
-        port = _listening_port(proc)
+        port = listening_port(proc)
 
         async def client() -> list[dict[str, Any]]:
             async def decide() -> bool:
@@ -429,18 +428,3 @@ def test_serve_referee_input(tmp_path: Path) -> None:
     assert result["forfeit"] == {"team": 1, "seat": 3, "game": 0, "unplayed": 1}
     assert replay(line).penalties[0]["kind"] == "forfeit"
 
-
-def _listening_port(proc: "subprocess.Popen[str]") -> int:
-    """The port a ``serve --port 0`` subprocess says it listens on (its first line)."""
-    assert proc.stdout is not None
-    deadline = time.monotonic() + 20
-    line = ""
-    while time.monotonic() < deadline and "listening" not in line:
-        ready, _, _ = select.select([proc.stdout], [], [], 0.5)
-        if ready:
-            line = proc.stdout.readline()
-            if not line:
-                break
-    found = re.search(r"ws://127\.0\.0\.1:(\d+)/game/", line)
-    assert found is not None, f"serve did not start: {line!r}"
-    return int(found.group(1))
