@@ -604,8 +604,8 @@ impl Replay<'_> {
     /// The four hands before step `i` of the history.
     fn hands_at(&self, i: usize) -> Result<[CardSet; 4]> {
         let mut x = [CardSet::EMPTY; 4];
-        for s in 0..4 {
-            x[s] = joined(self.world[s], self.after[i][s])?;
+        for (s, hand) in x.iter_mut().enumerate() {
+            *hand = joined(self.world[s], self.after[i][s])?;
         }
         Ok(x)
     }
