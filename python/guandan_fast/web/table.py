@@ -23,7 +23,7 @@ from guandan_fast.arguments import check_int
 from guandan_fast.bots import decision_seed
 from guandan_fast.cli.text import InputError, MoveText, match_actions
 from guandan_fast.platform.seating import check_bots
-from guandan_fast.web.views import Action, TrickTracker, action_json, table_view
+from guandan_fast.web.views import OVER, Action, TrickTracker, action_json, table_view
 
 __all__ = ["MAX_EXTENSIONS", "PageError", "Table"]
 
@@ -88,7 +88,7 @@ class Table:
         g = self.game
         if g.current_player in self.humans:
             self.viewer = g.current_player
-        over = g.phase in ("deal_over", "game_over", "match_over")
+        over = g.phase in OVER
         v = table_view(g, self.names, self.tracker, face_up=range(4) if over else [self.viewer], humans=self.humans,
                        decisions_from=self.deal_decisions)
         v["viewer"] = self.viewer

@@ -16,6 +16,7 @@ __all__ = ["PENALTY_NAMES", "Action", "TrickTracker", "action_json", "card_json"
 
 Action = Union[gf.Combo, gf.Pass, gf.Tribute, gf.Return]
 PLACES = ("1st", "2nd", "3rd", "4th")
+#: The phases of a game once its deal is over.
 OVER = ("deal_over", "game_over", "match_over")
 
 #: The referee's decisions (docs/rules.md §10), as the page names them: the
