@@ -417,12 +417,12 @@ def test_serve_referee_input(tmp_path: Path) -> None:
         proc.kill()
     assert proc.returncode == 0, stderr
     answers = [line for line in stdout.splitlines() if line.startswith("decision")]
+    assert len(answers) == 4, stdout  # each a line of its own, whatever the server logs meanwhile
     assert answers[0].startswith("decision refused: not a decision: type penalize TABLE TEAM KIND [SEAT]")
     assert answers[1] == "decision refused: table 7 is not being played (table 0 is)"
     assert answers[2] == "decision refused: a line over 200 bytes"
     assert re.fullmatch(r"decision: table 0: referee's decision forfeit against team 1 \(seat 3\) in game 1, deal \d+, after \d+ actions: "
                         r"team 1 forfeits the match", answers[3]), answers[3]
-    assert len(answers) == 4
     assert messages[-1]["stage"] == "gameResult" and messages[-1]["victoryNum"] == [2, 0, 2, 0]
     line, result = read_record(record)
     assert result["forfeit"] == {"team": 1, "seat": 3, "game": 0, "unplayed": 1}

@@ -92,14 +92,12 @@ def run_serve(args: argparse.Namespace) -> int:
         raise CliError("a platform match is --games N games; --best-of does not apply")
     fallback = check_policy(args.fallback)
 
-    def log(line: str) -> None:
-        print(line, flush=True)
-
+    log = _Say()
     web = _web(args, rules) if args.web is not None else None
     server = Server(host=args.host, port=args.port, games=args.games, seed=args.seed, bots=bots, rules=rules,
                     record=args.record, timeout=args.timeout, fallback=fallback, tables=args.tables, log=log,
                     on_step=None if web is None else web[1].update)
-    reader = _RefereeInput(server, sys.stdin.fileno()) if args.referee_input else None
+    reader = _RefereeInput(server, sys.stdin.fileno(), log) if args.referee_input else None
     if reader is not None:
         reader.start()
     stopped_by: list[signal.Signals] = []
@@ -107,7 +105,7 @@ def run_serve(args: argparse.Namespace) -> int:
         with contextlib.ExitStack() as stack:
             if web is not None:
                 stack.enter_context(web[0])
-                print(f"the tables can be watched at {web[0].url}#live", flush=True)
+                log(f"the tables can be watched at {web[0].url}#live")
             results = asyncio.run(_serve_until_signalled(server, stopped_by))
             if reader is not None:
                 reader.settle(5.0)
@@ -138,13 +136,26 @@ def referee_line(server: Any, text: str) -> Optional[str]:
         return f"decision refused: {e}"
 
 
-class _RefereeInput(threading.Thread):
-    """Answers each line read from `fd` until its end with one line, applying
-    its decision to `server` (a thread beside the server)."""
+class _Say:
+    """Prints whole lines to standard output from any thread: one line is never
+    split by another thread's (``print`` writes a line and its end apart)."""
 
-    def __init__(self, server: Any, fd: int) -> None:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+
+    def __call__(self, line: str) -> None:
+        with self._lock:
+            sys.stdout.write(line + "\n")
+            sys.stdout.flush()
+
+
+class _RefereeInput(threading.Thread):
+    """Answers each line read from `fd` until its end with one line said by
+    `say`, applying its decision to `server` (a thread beside the server)."""
+
+    def __init__(self, server: Any, fd: int, say: Any) -> None:
         super().__init__(name="referee input", daemon=True)
-        self.server, self.fd = server, fd
+        self.server, self.fd, self.say = server, fd, say
         self._answering = threading.Lock()
 
     def run(self) -> None:
@@ -152,7 +163,7 @@ class _RefereeInput(threading.Thread):
             with self._answering:
                 answer = f"decision refused: a line over {MAX_REFEREE_LINE} bytes" if line is None else referee_line(self.server, line)
                 if answer is not None:
-                    print(answer, flush=True)
+                    self.say(answer)
 
     def settle(self, seconds: float) -> None:
         """Waits at most `seconds` for the line being answered, if any."""
