@@ -47,10 +47,10 @@ def test_pit_over_games() -> None:
 
 def test_policy_names() -> None:
     g = gf.Game(seed=1)
-    for name in ("random", "greedy", "mc", "mc:20", "mc-random:20", "focus:20", "focus+win+infer:20", "best"):
+    for name in ("random", "greedy", "mc", "mc:20", "mc-random:20", "focus:20", "focus+win+infer:20", "best", "best@900ms"):
         a = gf.policy_action(g, name, seed=1)
         assert a in g.legal_actions("pattern")
-    for bad in ("mc:0", "mc:x", "greedy:3", "best:3"):
+    for bad in ("mc:0", "mc:x", "greedy:3", "best:3", "best@0ms", "best@9"):
         with pytest.raises(gf.InvalidArgumentError):
             gf.policy_action(g, bad)
 

@@ -107,6 +107,13 @@ def test_names_are_the_engine_s() -> None:
     assert gf.SearchBot("mc-rule+game:10@50ms").policy == "mc-rule+game:10@50ms"
 
 
+def test_a_timed_search_stops_at_its_clock_within_a_round() -> None:
+    # Budgets no machine spends: only the clock, looked at between worlds, ends these searches.
+    g = gf.Game(seed=4)
+    for policy in ("focus+win+infer+exact:10000000@50ms", "best@50ms"):
+        assert gf.policy_action(g, policy, seed=1) in g.legal_actions("pattern")
+
+
 def test_rule_beats_greedy_more_often_than_not() -> None:
     r = gf.pit("rule", "greedy", n=60, seed=3)
     assert r.win_rate > 0.5, r

@@ -449,7 +449,7 @@ pub(crate) fn cards_text_error(e: crate::error::Error, text: &str) -> PyErr {
 }
 
 /// The policy names `Policy::from_name` knows, for messages.
-pub(crate) const POLICY_NAMES: &str = "'random', 'greedy', 'rule', 'rule-v1', 'mc:N', 'mc-random:N', 'mc-rule:N', 'sh:N', 'sh-greedy:N', 'ismcts:N', 'focus:N', 'best', with '+game', '+win', '+infer', '+exact' and '@Tms' for searches, e.g. 'focus+win:600'";
+pub(crate) const POLICY_NAMES: &str = "'random', 'greedy', 'rule', 'rule-v1', 'mc:N', 'mc-random:N', 'mc-rule:N', 'sh:N', 'sh-greedy:N', 'ismcts:N', 'focus:N', 'best', with '+game', '+win', '+infer', '+exact' and '@Tms' for searches, e.g. 'focus+win:600' or 'best@900ms'";
 
 /// A built-in policy by name.
 pub(crate) fn policy_arg(v: impl StrLike, what: &str) -> PyResult<crate::search::policy::Policy> {

@@ -111,7 +111,7 @@ impl<R: Chooser, W: Worlds, L: Leaf> Focus<'_, R, W, L> {
 
     /// The rows of the worlds `worlds` for the candidates `alive`, split
     /// into `run.parts` parts on the shared pool; in world order, cut at
-    /// the first world a stop left unfinished.
+    /// the first world a stop or the run's clock left unfinished.
     fn rows(&self, alive: &[usize], worlds: std::ops::Range<u64>, run: &Run) -> Result<Vec<Row>> {
         let n = worlds.end - worlds.start;
         let parts = (run.parts.max(1) as u64).min(n.max(1));
@@ -120,6 +120,9 @@ impl<R: Chooser, W: Worlds, L: Leaf> Focus<'_, R, W, L> {
             let mut wk = Worker { worlds: self.worlds.scratch(), rollout: (Vec::new(), self.leaf.scratch()) };
             let mut out = Vec::new();
             for j in worlds.start + (p * per).min(n)..worlds.start + ((p + 1) * per).min(n) {
+                if run.past_deadline() {
+                    break;
+                }
                 match self.row(j, alive, &mut wk, run)? {
                     Some(r) => out.push(r),
                     None => break,

@@ -180,11 +180,16 @@ impl Policy {
     /// rollouts), and the searches with an optional `+game` or `+win`, `+infer`, `+exact`, `:N`
     /// playouts (default 200), `/W` candidates (1..=255) and `@Tms`; `best`
     /// is the strongest bot measured against the competition's entrants
-    /// (`BEST`, named by its own name once parsed).
+    /// (`BEST`, named by its own name once parsed), and `best@Tms` the same
+    /// with a time budget.
     pub fn from_name(name: &str) -> Option<Policy> {
         let name = name.trim();
-        if name == "best" {
-            return Policy::from_name(BEST);
+        if let Some(time) = name.strip_prefix("best") {
+            let time = time.trim_start();
+            if !time.is_empty() && !time.starts_with('@') {
+                return None;
+            }
+            return Policy::from_name(&format!("{BEST}{time}"));
         }
         let (name, think_ms) = match name.split_once('@') {
             Some((n, t)) => (n, t.trim().strip_suffix("ms")?.trim().parse::<u32>().ok().filter(|&t| t >= 1)?),
@@ -308,11 +313,18 @@ pub(crate) mod tests {
         assert_eq!(Policy::from_name("sh").unwrap().name(), "sh:200");
         assert_eq!(Policy::from_name(" best "), Policy::from_name(BEST));
         assert!(matches!(Policy::from_name("best"), Some(Policy::Search(_))));
+        assert_eq!(Policy::from_name("best@900ms").unwrap().name(), format!("{BEST}@900ms"));
+        assert_eq!(Policy::from_name(" best @ 900 ms "), Policy::from_name("best@900ms"));
         assert_eq!(Policy::from_name("focus/8").unwrap().name(), "focus:200");
         assert_eq!(Policy::from_name("focus:50/4").unwrap().name(), "focus:50/4");
         for bad in [
             "best:5",
             "best+win",
+            "best@",
+            "best@0ms",
+            "best@5",
+            "best@5ms@6ms",
+            "bestx",
             "rule/3",
             "sh+infer:4",
             "focus+infer+win:5",
