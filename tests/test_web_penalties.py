@@ -57,7 +57,7 @@ def test_each_decision_is_the_engines_and_the_view_lists_it(kind: str) -> None:
 
 
 def test_the_names_are_the_engines_kinds_as_the_rules_give_them() -> None:
-    assert list(PENALTY_NAMES) == KINDS
+    assert list(PENALTY_NAMES) == KINDS == list(gf.PENALTY_KINDS)  # the engine's own list, in the order of §10
     section = RULES_MD.read_text(encoding="utf-8").split("## 10. Referee decisions")[1].split("\n## ")[0]
     for kind, names in PENALTY_NAMES.items():
         assert f'"{kind}"' in section and names["en"] and names["what"]

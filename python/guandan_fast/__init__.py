@@ -8,6 +8,7 @@ from guandan_fast._core import (
     DANZERO_ROW_SIZE,
     KINDS,
     PASS,
+    PENALTY_KINDS,
     Card,
     CardsNotInHandError,
     Combo,
@@ -72,6 +73,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "KINDS",
+    "PENALTY_KINDS",
     "actions",
     "OBSERVATION_LAYOUT",
     "OBSERVATION_SIZE",

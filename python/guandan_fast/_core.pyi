@@ -52,6 +52,7 @@ __all__ = [
     "_observation_from_public",
     "PASS",
     "KINDS",
+    "PENALTY_KINDS",
     "GuandanError",
     "InvalidCardError",
     "DuplicateCardError",
@@ -238,6 +239,8 @@ class _IndexFields(TypedDict, total=False):
 
 KINDS: Final[tuple[_KindName, ...]]
 """The combination kind names in kind-code order (code = index)."""
+PENALTY_KINDS: Final[tuple[_PenaltyKind, ...]]
+"""The referee's decisions `Game.penalize` takes, in the order of docs/rules.md §10."""
 PASS: Final[Pass]
 """The pass action (过)."""
 OBSERVATION_SIZE: Final[int]

@@ -157,6 +157,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ACTION_SIZE", crate::rl::SIZE)?;
     m.add("PASS_INDEX", crate::rl::PASS_INDEX)?;
     m.add("KINDS", PyTuple::new(py, KINDS.map(|k| k.name()))?)?;
+    m.add("PENALTY_KINDS", PyTuple::new(py, crate::game::referee::PenaltyKind::ALL.map(|k| k.name()))?)?;
     m.add("GuandanError", py.get_type::<GuandanError>())?;
     m.add("InvalidCardError", py.get_type::<InvalidCardError>())?;
     m.add("DuplicateCardError", py.get_type::<DuplicateCardError>())?;

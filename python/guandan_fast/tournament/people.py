@@ -22,7 +22,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
-from guandan_fast._core import _RANKS, InvalidArgumentError, _check_policy
+from guandan_fast._core import _RANKS, PENALTY_KINDS, InvalidArgumentError, _check_policy
 from guandan_fast.tournament.draw import draw_bracket
 from guandan_fast.tournament.event import Entrant, TournamentResult
 from guandan_fast.tournament.match import MatchSpec, play_match, sub_seed
@@ -41,7 +41,7 @@ TIE_BREAKS = ("first_out", "lots")
 #: A report's levels: one per team in the order the tie is named, or a dict team -> level.
 LevelsArg = Union[Sequence[str], Mapping[str, str]]
 #: The referee's decisions a result may list (docs/rules.md §10).
-PENALTIES = ("minus_two", "back_to_two", "opponents_up", "hidden_card", "out_of_turn", "illegal_signal", "forfeit")
+PENALTIES = PENALTY_KINDS
 #: The tag of the event's JSON.
 TAG = "guandan-fast knockout event 1"
 
