@@ -5,10 +5,13 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any, Callable
 
 import numpy as np
 import pytest
+from pettingzoo import AECEnv
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
+from pettingzoo.utils import wrappers
 
 import guandan_fast as gf
 from guandan_fast import actions
@@ -178,6 +181,78 @@ def test_wrapped_env_ends_the_episode_on_an_illegal_action() -> None:
     env.reset(seed=3)
     with pytest.raises(AssertionError):
         env.step(actions.SIZE)
+
+
+def stock_env() -> AECEnv:
+    """`env()` as PettingZoo's own wrappers build it around `raw_env()`."""
+    e = wrappers.TerminateIllegalWrapper(gpz.raw_env(), illegal_reward=-1)
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(e))
+
+
+def outcome(fn: Callable[[], Any]) -> tuple[str, Any]:
+    try:
+        return "ok", fn()
+    except Exception as e:  # the same refusals, with the same messages
+        return type(e).__name__, str(e)
+
+
+def aec_state(env: AECEnv) -> tuple[object, ...]:
+    def last() -> tuple[object, ...]:
+        obs, *rest = env.last()
+        return {k: v.tolist() for k, v in obs.items()}, rest
+
+    return (
+        outcome(last),
+        list(env.agents),
+        env.agent_selection,
+        dict(env.rewards),
+        dict(env._cumulative_rewards),
+        dict(env.terminations),
+        dict(env.truncations),
+        env.unwrapped.game.position(),
+    )
+
+
+def test_wrapped_env_behaves_as_pettingzoos_own_wrappers() -> None:
+    """env() reads the state and takes legal steps by shortcuts: the same
+    calls on PettingZoo's own wrappers give the same answers, state and refusals."""
+    ours, stock = gpz.env(), stock_env()
+    for env in (ours, stock):
+        assert outcome(lambda: env.agents)[0] == "AttributeError"
+    assert outcome(lambda: ours.agent_selection) == outcome(lambda: stock.agent_selection)
+    assert outcome(lambda: ours.last()) == outcome(lambda: stock.last())
+    assert outcome(lambda: ours.step(0)) == outcome(lambda: stock.step(0))
+    rng = np.random.default_rng(7)
+
+    def both(call: Callable[[AECEnv], Any]) -> None:
+        a = run_allowing(lambda: outcome(lambda: call(ours)), ["Illegal move made"])
+        b = run_allowing(lambda: outcome(lambda: call(stock)), ["Illegal move made"])
+        assert a[0] == b[0] and (a[0] != "ok" or a == b), (a, b)
+        assert aec_state(ours) == aec_state(stock)
+
+    for episode in range(12):
+        both(lambda env: env.reset(seed=episode))
+        while ours.agents:
+            obs, _, terminated, truncated, _ = ours.last()
+            legal = np.flatnonzero(obs["action_mask"])
+            draw = rng.random()
+            if terminated or truncated:
+                action: Any = None if draw < 0.9 else int(legal[0]) if legal.size else 0
+            elif draw < 0.75:
+                action = int(rng.choice(legal))
+            elif draw < 0.85:
+                action = np.int64(rng.choice(legal))  # numpy ints take the wrappers' own path
+            elif draw < 0.88 and episode % 3 == 0:
+                action = int(np.flatnonzero(obs["action_mask"] == 0)[0])  # illegal: ends the episode
+            elif draw < 0.9:
+                action = None
+            else:
+                action = int(rng.choice(legal))
+                if draw < 0.95:
+                    ours.observe(gpz.AGENTS[0])  # observing someone else keeps the acting one's mask
+                    stock.observe(gpz.AGENTS[0])
+            both(lambda env: env.step(action))
+        both(lambda env: env.step(None))  # no agent left: a warning, nothing else
 
 
 def test_constructor_refuses_bad_options() -> None:

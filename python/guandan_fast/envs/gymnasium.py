@@ -34,7 +34,7 @@ from gymnasium.vector.utils import batch_space
 
 import guandan_fast as gf
 from guandan_fast import actions
-from guandan_fast._core import InvalidArgumentError, InvalidStateError, _check_policy
+from guandan_fast._core import IllegalMoveError, InvalidArgumentError, InvalidStateError, _check_policy
 from guandan_fast.arguments import check_number
 from guandan_fast.envs._episode import Episode, check_choice, check_index, observation_bounds, render
 
@@ -122,16 +122,21 @@ class GuandanEnv(gymnasium.Env):  # type: ignore[misc]
         return episode.observe(self._seat), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        i = check_index(action)
+        i = action if type(action) is int and 0 <= action < actions.SIZE else check_index(action)
         if self._done:
             raise InvalidStateError("the episode is over (or never started): call reset()")
         episode = self.episode
-        if self.illegal_action == "terminate" and not episode.is_legal(i):
+        draws = self._np_random  # `np_random` without its property call, once reset has made one
+        try:
+            # An illegal index raises before anything moves (the generator included).
+            reward = episode.step(i, self.np_random if draws is None else draws)[self.team]
+        except IllegalMoveError:
+            if self.illegal_action != "terminate":
+                raise
             self._done = True
             info = self._info()
             info["illegal_action"] = True
             return episode.observe(self._seat), self.illegal_reward, True, False, info
-        reward = episode.step(i, self.np_random)[self.team]
         seat = episode.current_player
         if seat is None:
             self._done = True
@@ -139,7 +144,7 @@ class GuandanEnv(gymnasium.Env):  # type: ignore[misc]
             self._seat = seat
         if self.render_mode == "human":
             self.render()
-        return episode.observe(self._seat), reward, self._done, False, self._info()
+        return episode.observe(self._seat), reward, self._done, False, {"action_mask": episode.action_mask(), "seat": self._seat}
 
     def action_masks(self) -> np.ndarray:
         """The legal-action mask of the acting learner seat (bool), as sb3-contrib's MaskablePPO asks."""

@@ -36,6 +36,7 @@ from guandan_fast import actions
 from guandan_fast.envs._episode import AGENTS, Episode, observation_bounds, render
 
 _SEATS = {a: s for s, a in enumerate(AGENTS)}
+_NO_REWARDS = (0.0, 0.0, 0.0, 0.0)
 
 __all__ = ["GuandanAECEnv", "GuandanVectorAECEnv", "env", "parallel_env", "raw_env", "vector_env"]
 
@@ -126,17 +127,19 @@ class GuandanAECEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        step_rewards = self.episode.step(action)
+        episode = self.episode
+        step_rewards = episode.step(action)
         self._cumulative_rewards[agent] = 0.0
-        rewards = self.rewards
-        for a, r in zip(AGENTS, step_rewards):
-            rewards[a] = r
-        seat = self.episode.current_player
+        # Every agent is live here, so `rewards` holds the four; adding no
+        # reward (most steps) leaves the sums as they are.
+        self.rewards.update(zip(AGENTS, step_rewards))
+        seat = episode.current_player
         if seat is None:
             self.terminations = dict.fromkeys(AGENTS, True)
         else:
             self.agent_selection = AGENTS[seat]
-        self._accumulate_rewards()
+        if step_rewards != _NO_REWARDS:
+            self._accumulate_rewards()
         if seat is None:
             self._deads_step_first()
         if self.render_mode == "human":
@@ -165,23 +168,107 @@ _AFTER_RESET = frozenset(_STATE) - {"_cumulative_rewards"}
 
 
 def _state_read(name: str, guarded: bool) -> property:
-    if not guarded:
-        return property(operator.attrgetter(f"_bare.{name}"), doc=f"The bare env's ``{name}``.")
+    # Guarded, it reads through `_live`, the bare env once reset: before, the
+    # read fails and the wrapper's __getattr__ answers with its refusal.
+    return property(operator.attrgetter(f"{'_live' if guarded else '_bare'}.{name}"), doc=f"The bare env's ``{name}``.")
 
-    def read(self: Any) -> Any:
+
+def _last(self: Any, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+    """`AECEnv.last` with the state read from the bare env (the agent read
+    as the wrapper reads it: refused before reset where it refuses it)."""
+    agent = self.agent_selection
+    assert agent is not None
+    observation = self.observe(agent) if observe else None
+    bare = self._bare
+    return observation, bare._cumulative_rewards[agent], bare.terminations[agent], bare.truncations[agent], bare.infos[agent]
+
+
+def _order_enforcing_steps(base: Any) -> dict[str, Any]:
+    """`OrderEnforcingWrapper`'s observe and step: once reset with agents
+    left, straight to the next env; anything else (errors, warnings) its own.
+    Its reset makes the state readable (see `_state_read`)."""
+
+    def observe(self: Any, agent: str) -> Any:
+        if self._has_reset:
+            return self.env.observe(agent)
+        return base.observe(self, agent)
+
+    def last(self: Any, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
-            raise AttributeError(f"{name} cannot be accessed before reset")
-        return getattr(self._bare, name)
+            return _last(self, observe)
+        bare = self._bare
+        agent = bare.agent_selection
+        assert agent is not None
+        observation = self.env.observe(agent) if observe else None
+        return observation, bare._cumulative_rewards[agent], bare.terminations[agent], bare.truncations[agent], bare.infos[agent]
 
-    return property(read, doc=f"The bare env's ``{name}``.")
+    def reset(self: Any, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self._live = self._bare
+        base.reset(self, seed=seed, options=options)
+
+    def step(self: Any, action: Any) -> None:
+        if self._has_reset and self._bare.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            base.step(self, action)
+
+    return {"last": last, "observe": observe, "reset": reset, "step": step}
 
 
-def _state_reads(cls: type, qualname: str, guarded: bool = False) -> type:
+def _out_of_bounds_steps(base: Any) -> dict[str, Any]:
+    """`AssertOutOfBoundsWrapper`'s step: an action the space holds goes
+    straight to the next env; anything else meets the wrapper's assertion."""
+
+    def step(self: Any, action: Any) -> None:
+        bare = self._bare
+        if bare.action_space(bare.agent_selection).contains(action):
+            self.env.step(action)
+        else:
+            base.step(self, action)
+
+    return {"step": step}
+
+
+def _terminate_illegal_steps(base: Any) -> dict[str, Any]:
+    """`TerminateIllegalWrapper`'s observe (keeping the acting agent's
+    observation and info, as it does) and step: a live agent's legal index
+    under the kept mask goes straight to the next env; anything else
+    (no observation kept, a dead agent, an illegal move) is the wrapper's own."""
+
+    def observe(self: Any, agent: str) -> Any:
+        obs = self.env.observe(agent)
+        bare = self._bare
+        if agent == bare.agent_selection:
+            self._prev_obs = obs
+            infos = bare.infos
+            self._prev_info = infos[agent] if agent in infos else {}
+        return obs
+
+    def step(self: Any, action: Any) -> None:
+        prev = self._prev_obs
+        if type(prev) is dict and type(action) is int and 0 <= action < actions.SIZE:
+            bare = self._bare
+            agent = bare.agent_selection
+            mask = prev.get("action_mask")
+            if mask is not None and not bare.terminations[agent] and not bare.truncations[agent] and mask[action]:
+                self._prev_obs = None
+                self._prev_info = None
+                self.env.step(action)
+                return
+        base.step(self, action)
+
+    return {"observe": observe, "step": step}
+
+
+def _state_reads(cls: type, qualname: str, guarded: bool = False, steps: Any = None) -> type:
     """`cls` (a PettingZoo wrapper) with the AEC state read from the bare env
     at once: each wrapper forwards unknown attributes to the next one, a
     lookup chain that cost more than the game's own step. Same values, same
     errors (before reset, when `guarded`), same name; `qualname` is the
-    module's name for it (for pickle)."""
+    module's name for it (for pickle). `steps(cls)`: methods doing the
+    wrapper's work on a legal step with those reads, the wrapper's own
+    methods left the rest."""
 
     def __init__(self: Any, env: AECEnv, *args: Any, **kwargs: Any) -> None:
         cls.__init__(self, env, *args, **kwargs)
@@ -192,16 +279,19 @@ def _state_reads(cls: type, qualname: str, guarded: bool = False) -> type:
         __init__=__init__,
         __str__=lambda self: str(self.env),
         action_space=lambda self, agent: self._bare.action_space(agent),
+        last=_last,
         __doc__=cls.__doc__,
         __module__=__name__,
         __qualname__=qualname,
     )
+    if steps is not None:
+        body.update(steps(cls))
     return type(cls.__name__, (cls,), body)
 
 
-_TerminateIllegal = _state_reads(wrappers.TerminateIllegalWrapper, "_TerminateIllegal")
-_AssertOutOfBounds = _state_reads(wrappers.AssertOutOfBoundsWrapper, "_AssertOutOfBounds")
-_OrderEnforcing = _state_reads(wrappers.OrderEnforcingWrapper, "_OrderEnforcing", guarded=True)
+_TerminateIllegal = _state_reads(wrappers.TerminateIllegalWrapper, "_TerminateIllegal", steps=_terminate_illegal_steps)
+_AssertOutOfBounds = _state_reads(wrappers.AssertOutOfBoundsWrapper, "_AssertOutOfBounds", steps=_out_of_bounds_steps)
+_OrderEnforcing = _state_reads(wrappers.OrderEnforcingWrapper, "_OrderEnforcing", guarded=True, steps=_order_enforcing_steps)
 
 
 def env(**kwargs: Any) -> AECEnv:
