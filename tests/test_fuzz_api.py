@@ -395,7 +395,7 @@ SPECS: list[Spec] = [
 ]
 
 #: Names of `guandan_fast.__all__` covered by the specs (constants and exception classes need no call).
-COVERED = {s.name.split(".")[0].split("[")[0] for s in SPECS} | {"Move", "Observation", "PitResult", "GreedyBot", "KINDS", "PASS", "OBSERVATION_LAYOUT", "OBSERVATION_SIZE", "DANZERO_SIZE",
+COVERED = {s.name.split(".")[0].split("[")[0] for s in SPECS} | {"Move", "Observation", "PitResult", "GreedyBot", "KINDS", "PENALTY_KINDS", "PASS", "OBSERVATION_LAYOUT", "OBSERVATION_SIZE", "DANZERO_SIZE",
                                                                   "DANZERO_ROW_SIZE"}
 
 OUTCOMES: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
