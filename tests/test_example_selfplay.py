@@ -2,35 +2,25 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import numpy as np
 import pytest
+from examples_helpers import load_example
 
 import guandan_fast as gf
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "selfplay.py"
-
-
-def load_example():
-    spec = importlib.util.spec_from_file_location("selfplay_example", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
 
 def test_action_features_describe_every_index() -> None:
-    phi = load_example().action_features()
+    phi = load_example("selfplay").action_features()
     assert phi.shape[0] == gf.actions.SIZE
     assert (phi.sum(axis=1) > 0).all(), "an index without features"
     assert phi[gf.actions.PASS_INDEX, 0] == 1 and phi[gf.actions.PASS_INDEX].sum() == 1
 
 
 def test_an_update_makes_rewarded_actions_likelier() -> None:
-    ex = load_example()
+    ex = load_example("selfplay")
     policy = ex.Policy(seed=0)
     g = gf.Game(seed=3)
     obs = gf.encode_observation(g.observation(g.current_player))[None, :]
@@ -51,7 +41,7 @@ def test_an_update_makes_rewarded_actions_likelier() -> None:
 
 @pytest.mark.slow
 def test_a_bounded_run_trains_draws_and_evaluates(tmp_path: Path) -> None:
-    results = load_example().main(
+    results = load_example("selfplay").main(
         ["--steps", "40", "--tables", "8", "--eval-every", "20", "--eval-deals", "4", "--final-deals", "4", "--out", str(tmp_path)]
     )
     curve = results["curve"]

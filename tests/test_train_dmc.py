@@ -5,20 +5,19 @@ and an ONNX export that `gf.OnnxBot` loads and plays a whole game with."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
+from examples_helpers import load_example
 
 import guandan_fast as gf
 from guandan_fast.train import EpisodeTracker, ReplayBuffer, pit_model
 
-ROOT = Path(__file__).resolve().parent.parent
-EXAMPLE = ROOT / "examples" / "dmc.py"
 W = gf.DANZERO_ROW_SIZE
 
 
@@ -115,6 +114,20 @@ def test_replay_buffer_keeps_the_latest_and_refuses_bad_rows() -> None:
         ReplayBuffer(0)
 
 
+BAD_COUNTS = (None, "4", 2.0, True, 0, -1, 2**63, "x" * 10**6)
+
+
+@pytest.mark.parametrize("bad", BAD_COUNTS)
+def test_sizes_and_counts_are_refused_before_anything_is_allocated(bad: Any) -> None:
+    buf = ReplayBuffer(4, width=2)
+    buf.push(np.zeros((1, 2)), [1.0])
+    for make in (lambda: ReplayBuffer(bad), lambda: ReplayBuffer(4, width=bad), lambda: buf.sample(bad), lambda: EpisodeTracker(bad),
+                 lambda: pit_model(lambda rows: rows[:, 0], "greedy", n=bad), lambda: pit_model(lambda rows: rows[:, 0], "greedy", tables=bad)):
+        with pytest.raises(gf.InvalidArgumentError):
+            make()
+    assert len(buf) == 1 and buf.added == 1
+
+
 def test_pit_model_counts_the_same_deals_as_pit() -> None:
     # A model that plays like the first legal index loses to greedy; the record has n deals a side.
     r = pit_model(lambda rows: -np.arange(len(rows), dtype=np.float32), "greedy", n=6, tables=4)
@@ -131,13 +144,6 @@ def test_importing_the_package_does_not_import_torch() -> None:
 # ---------------------------------------------------------------- with PyTorch
 
 
-def load_example():
-    spec = importlib.util.spec_from_file_location("dmc_example", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
 
 TINY = ["--tables", "4", "--sizes", "567,16,8,1", "--batch-size", "32", "--lr", "1e-3", "--eval-every", "3",
         "--eval-deals", "2", "--eval-tables", "2", "--opponents", "random", "--final-deals", "0", "--final-games", "0",
@@ -150,7 +156,7 @@ def test_a_tiny_network_trains_checkpoints_resumes_and_exports(tmp_path: Path) -
     pytest.importorskip("onnxruntime")
     from guandan_fast.train.dmc import load_checkpoint
 
-    ex = load_example()
+    ex = load_example("dmc")
     out = tmp_path / "run"
     first = ex.main(["--steps", "4", "--out", str(out), *TINY])
     c = first["counters"]
@@ -203,7 +209,8 @@ def test_bad_settings_raise_guandan_errors() -> None:
     pytest.importorskip("torch")
     from guandan_fast.train.dmc import DMC, build_mlp
 
-    for kwargs in ({"tables": 0}, {"lr": 0.0}, {"epsilon": 1.5}, {"batch_size": 8, "buffer_size": 4}, {"sizes": (10, 1)}):
+    for kwargs in ({"tables": 0}, {"lr": 0.0}, {"epsilon": 1.5}, {"batch_size": 8, "buffer_size": 4}, {"sizes": (10, 1)},
+                   {"tables": 2**63}, {"batch_size": 2**63}, {"lr": float("nan")}, {"epsilon": None}):
         with pytest.raises(gf.InvalidArgumentError):
             DMC(**kwargs)  # type: ignore[arg-type]
     with pytest.raises(gf.InvalidArgumentError):

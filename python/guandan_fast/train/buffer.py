@@ -6,6 +6,7 @@ import numpy as np
 import numpy.typing as npt
 
 from guandan_fast._core import DANZERO_ROW_SIZE, InvalidArgumentError
+from guandan_fast.arguments import check_int
 
 __all__ = ["ReplayBuffer"]
 
@@ -21,11 +22,8 @@ class ReplayBuffer:
     """
 
     def __init__(self, capacity: int, *, width: int = DANZERO_ROW_SIZE, seed: int = 0) -> None:
-        for name, value in (("capacity", capacity), ("width", width)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise InvalidArgumentError(f"{name} must be a positive int, not {value!r:.40}")
-        self.capacity = capacity
-        self.width = width
+        self.capacity = check_int("capacity", capacity, 1, 2**32)
+        self.width = check_int("width", width, 1, 2**16)
         self._rows = np.zeros((capacity, width), np.int8)
         self._targets = np.zeros(capacity, np.float32)
         self._size = 0
@@ -62,7 +60,6 @@ class ReplayBuffer:
         """`n` pairs drawn uniformly (with replacement): rows ``(n, width)`` float32 and targets ``(n,)``."""
         if self._size == 0:
             raise InvalidArgumentError("the buffer is empty")
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise InvalidArgumentError(f"n must be a positive int, not {n!r:.40}")
+        check_int("n", n, 1, 2**32)
         at = self._rng.integers(0, self._size, n)
         return self._rows[at].astype(np.float32), self._targets[at].copy()

@@ -22,9 +22,10 @@ except ImportError:  # pragma: no cover - depends on the install
     raise ImportError("guandan_fast.train.dmc needs PyTorch: pip install 'guandan_fast[train]'") from None
 
 from guandan_fast._core import DANZERO_ROW_SIZE, InvalidArgumentError, InvalidStateError, VectorEnv, _check_args
+from guandan_fast.arguments import check_int, check_number
 from guandan_fast.models import Scorer, load_onnx, pick
 from guandan_fast.train.buffer import ReplayBuffer
-from guandan_fast.train.returns import EpisodeTracker
+from guandan_fast.train.returns import MAX_TABLES, EpisodeTracker
 
 __all__ = ["DANZERO_SIZES", "DMC", "build_mlp", "export_onnx", "load_checkpoint", "torch_scorer"]
 
@@ -160,17 +161,14 @@ class DMC:
         threads: int = 0,
     ) -> None:
         _check_args(seed=seed, threads=threads)
-        if isinstance(tables, bool) or not isinstance(tables, int) or tables < 1:
-            raise InvalidArgumentError(f"tables must be a positive int, not {tables!r:.40}")
-        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-            raise InvalidArgumentError(f"batch_size must be a positive int, not {batch_size!r:.40}")
+        check_int("tables", tables, 1, MAX_TABLES)
+        check_int("batch_size", batch_size, 1, 2**32)
         for name, value in (("lr", lr), ("replay_ratio", replay_ratio)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < math.inf:
+            if not check_number(name, value) > 0:
                 raise InvalidArgumentError(f"{name} must be a finite number > 0, not {value!r:.40}")
-        if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or not 0 <= epsilon <= 1:
+        if not 0 <= check_number("epsilon", epsilon) <= 1:
             raise InvalidArgumentError(f"epsilon must be a number in [0, 1], not {epsilon!r:.40}")
-        if isinstance(buffer_size, bool) or not isinstance(buffer_size, int) or buffer_size < batch_size:
-            raise InvalidArgumentError(f"buffer_size must be an int >= batch_size ({batch_size}), not {buffer_size!r:.40}")
+        check_int("buffer_size", buffer_size, batch_size, 2**32)
         self.config: dict[str, Any] = {
             "tables": tables,
             "sizes": list(_sizes(sizes)),

@@ -9,7 +9,10 @@ import numpy as np
 
 from guandan_fast._core import InvalidArgumentError, VectorEnv, _check_policy
 from guandan_fast.arena import PitResult, _record
+from guandan_fast.arguments import check_int
+from guandan_fast.distributed.chunks import check_count
 from guandan_fast.models import BatchedModel, CardOrder, Scorer
+from guandan_fast.train.returns import MAX_TABLES
 
 __all__ = ["pit_model"]
 
@@ -38,10 +41,8 @@ def pit_model(
     and return decisions. Deals and games come from `seed` (seats 0/2) and
     ``seed + 1`` (seats 1/3).
     """
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise InvalidArgumentError(f"n must be a positive int, not {n!r:.40}")
-    if isinstance(tables, bool) or not isinstance(tables, int) or tables < 1:
-        raise InvalidArgumentError(f"tables must be a positive int, not {tables!r:.40}")
+    check_count("n", n, 1)  # as `pit` takes it
+    check_int("tables", tables, 1, MAX_TABLES)
     if unit not in ("deal", "game"):
         raise InvalidArgumentError(f"unit must be 'deal' or 'game', not {unit!r:.40}")
     opponent = _check_policy(opponent)

@@ -6,8 +6,12 @@ import numpy as np
 import numpy.typing as npt
 
 from guandan_fast._core import DANZERO_ROW_SIZE, InvalidArgumentError
+from guandan_fast.arguments import check_int
 
-__all__ = ["EpisodeTracker"]
+__all__ = ["EpisodeTracker", "MAX_TABLES"]
+
+#: The most tables a `VectorEnv` takes (its own check of ``num_envs``).
+MAX_TABLES = 2**20
 
 
 class EpisodeTracker:
@@ -27,9 +31,7 @@ class EpisodeTracker:
     """
 
     def __init__(self, num_envs: int, *, width: int = DANZERO_ROW_SIZE) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise InvalidArgumentError(f"num_envs must be a positive int, not {num_envs!r:.40}")
-        self.num_envs = num_envs
+        self.num_envs = check_int("num_envs", num_envs, 1, MAX_TABLES)
         self.width = width
         self._rows: list[list[npt.NDArray[np.int8]]] = [[] for _ in range(num_envs)]
         self._seats: list[list[int]] = [[] for _ in range(num_envs)]
