@@ -122,7 +122,7 @@ class GuandanEnv(gymnasium.Env):  # type: ignore[misc]
         return episode.observe(self._seat), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        i = action if type(action) is int and 0 <= action < actions.SIZE else check_index(action)
+        i = check_index(action)
         if self._done:
             raise InvalidStateError("the episode is over (or never started): call reset()")
         episode = self.episode
@@ -144,7 +144,7 @@ class GuandanEnv(gymnasium.Env):  # type: ignore[misc]
             self._seat = seat
         if self.render_mode == "human":
             self.render()
-        return episode.observe(self._seat), reward, self._done, False, {"action_mask": episode.action_mask(), "seat": self._seat}
+        return episode.observe(self._seat), reward, self._done, False, self._info()
 
     def action_masks(self) -> np.ndarray:
         """The legal-action mask of the acting learner seat (bool), as sb3-contrib's MaskablePPO asks."""

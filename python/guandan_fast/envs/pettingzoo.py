@@ -186,21 +186,12 @@ def _last(self: Any, observe: bool = True) -> tuple[Any, float, bool, bool, dict
 def _order_enforcing_steps(base: Any) -> dict[str, Any]:
     """`OrderEnforcingWrapper`'s observe and step: once reset with agents
     left, straight to the next env; anything else (errors, warnings) its own.
-    Its reset makes the state readable (see `_state_read`)."""
+    Its reset makes the state readable (see `_state_read`), and so `_last`."""
 
     def observe(self: Any, agent: str) -> Any:
         if self._has_reset:
             return self.env.observe(agent)
         return base.observe(self, agent)
-
-    def last(self: Any, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        if not self._has_reset:
-            return _last(self, observe)
-        bare = self._bare
-        agent = bare.agent_selection
-        assert agent is not None
-        observation = self.env.observe(agent) if observe else None
-        return observation, bare._cumulative_rewards[agent], bare.terminations[agent], bare.truncations[agent], bare.infos[agent]
 
     def reset(self: Any, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self._live = self._bare
@@ -213,7 +204,7 @@ def _order_enforcing_steps(base: Any) -> dict[str, Any]:
         else:
             base.step(self, action)
 
-    return {"last": last, "observe": observe, "reset": reset, "step": step}
+    return {"observe": observe, "reset": reset, "step": step}
 
 
 def _out_of_bounds_steps(base: Any) -> dict[str, Any]:
