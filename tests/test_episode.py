@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+from typing import Any
 
 import numpy as np
 import pytest
@@ -47,13 +48,30 @@ def test_an_episode_is_its_game_with_the_settlements_rewards() -> None:
     assert tuple(total) == ep.returns and ep.current_player is None and not ep.action_mask().any()
 
 
-@pytest.mark.parametrize("bits", ["pcg64", "pcg64-buffered", "mt19937"])
+class CountingGenerator(np.random.Generator):
+    """A Generator whose own `integers` must be the one asked."""
+
+    calls = 0
+
+    def integers(self, *args: Any, **kwargs: Any) -> Any:
+        self.calls += 1
+        return super().integers(*args, **kwargs)
+
+
+@pytest.mark.parametrize("bits", ["pcg64", "pcg64-buffered", "mt19937", "sfc64", "subclass"])
 def test_native_seats_draw_one_seed_a_move_from_the_generator(bits: str) -> None:
     """A native move is `policy_action(game, policy, seed=draws.integers(0, 2**63))`,
-    and the generator is left as those draws leave it."""
+    and the generator is left as those draws leave it; a subclass's own
+    `integers` is called for each."""
 
     def generator() -> np.random.Generator:
-        return np.random.Generator(np.random.MT19937(5)) if bits == "mt19937" else np.random.default_rng(5)
+        if bits == "mt19937":
+            return np.random.Generator(np.random.MT19937(5))
+        if bits == "sfc64":
+            return np.random.Generator(np.random.SFC64(5))
+        if bits == "subclass":
+            return CountingGenerator(np.random.PCG64(5))
+        return np.random.default_rng(5)
 
     draws, mirror = generator(), generator()
     ep = Episode(opponents=OPPONENTS)
@@ -75,9 +93,11 @@ def test_native_seats_draw_one_seed_a_move_from_the_generator(bits: str) -> None
         else:
             assert action == gf.policy_action(g, policy, seed=int(mirror.integers(0, 2**63)), threads=1)
         g.apply(action)
-    if bits != "mt19937":
+    if bits not in ("mt19937", "sfc64"):  # their states hold arrays
         assert draws.bit_generator.state == mirror.bit_generator.state
     assert draws.bit_generator.random_raw(4).tolist() == mirror.bit_generator.random_raw(4).tolist()
+    if isinstance(draws, CountingGenerator):
+        assert draws.calls == len(ep.game.actions) - len(learner) > 0
 
 
 def test_refusals_change_nothing() -> None:

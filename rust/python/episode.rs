@@ -6,7 +6,6 @@ use super::*;
 use crate::parallel::Stop;
 use crate::rl::encodings::Encoding;
 use crate::rl::episode::{Draws, Episode, Reward, Setting, Unit};
-use crate::rl::numpy_stream::Pcg64;
 use crate::rng::Rng;
 use crate::search::policy::Policy;
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
@@ -28,13 +27,45 @@ fn not_started() -> PyErr {
 }
 
 /// Where a call's native moves draw their seeds: the episode's own
-/// generator, a numpy PCG64 stream (mirrored natively: its `state` read,
-/// then written back or advanced), or any other numpy Generator (asked
-/// once a move).
+/// generator, a numpy Generator's bit generator called directly (its C
+/// `next_uint64`, under the bit generator's lock), or any other object with
+/// an `integers` method (asked once a move).
 enum Source<'py> {
     Own,
-    Pcg { bits: Bound<'py, PyAny>, state: Bound<'py, PyDict>, inner: Bound<'py, PyAny>, pcg: Pcg64, buffered: bool },
+    Numpy { lock: Bound<'py, PyAny>, bitgen: BitGen },
     Python(Py<PyAny>),
+}
+
+/// numpy's `bitgen_t` (numpy/random/bitgen.h), the struct a bit
+/// generator's `capsule` holds.
+#[repr(C)]
+struct BitGenT {
+    state: *mut std::ffi::c_void,
+    next_uint64: unsafe extern "C" fn(*mut std::ffi::c_void) -> u64,
+    next_uint32: unsafe extern "C" fn(*mut std::ffi::c_void) -> u32,
+    next_double: unsafe extern "C" fn(*mut std::ffi::c_void) -> f64,
+    next_raw: unsafe extern "C" fn(*mut std::ffi::c_void) -> u64,
+}
+
+/// A numpy bit generator's `bitgen_t`, used only while its owner is alive
+/// and its lock is held (`Source::Numpy`), from whichever thread the call
+/// runs on, as numpy's own nogil draws do.
+struct BitGen(std::ptr::NonNull<BitGenT>);
+
+// SAFETY: the pointer is dereferenced only while the bit generator's lock
+// is held by this call, which keeps every other user out.
+unsafe impl Send for BitGen {}
+
+impl BitGen {
+    /// numpy's `integers(0, 2**63)`: Lemire's method on a power-of-two
+    /// range never rejects and keeps the top 63 bits of `next_uint64`.
+    fn seed(&mut self) -> u64 {
+        // SAFETY: see `BitGen`.
+        unsafe {
+            let b = self.0.as_ref();
+            (b.next_uint64)(b.state) >> 1
+        }
+    }
 }
 
 impl<'py> Source<'py> {
@@ -43,17 +74,15 @@ impl<'py> Source<'py> {
         let py = g.py();
         let bad = || bad_arg("draws", "a numpy.random.Generator or None", g);
         let bits = g.getattr(intern!(py, "bit_generator")).map_err(|_| bad())?;
-        let state = bits.getattr(intern!(py, "state")).map_err(|_| bad())?.cast_into::<PyDict>().map_err(|_| bad())?;
-        let kind = state.get_item(intern!(py, "bit_generator"))?;
-        if kind.is_none_or(|k| k.extract::<String>().ok().as_deref() != Some("PCG64")) {
+        static GENERATOR: pyo3::sync::PyOnceLock<Py<pyo3::types::PyType>> = pyo3::sync::PyOnceLock::new();
+        if !g.get_type().is(GENERATOR.import(py, "numpy.random", "Generator")?) {
             return Ok(Source::Python(g.clone().unbind()));
         }
-        let inner = state.get_item(intern!(py, "state"))?.ok_or_else(bad)?;
-        let pcg = Pcg64 { state: inner.get_item("state")?.extract()?, inc: inner.get_item("inc")?.extract()? };
-        let nonzero =
-            |k: &Bound<'py, PyString>| -> PyResult<bool> { Ok(state.get_item(k)?.is_some_and(|h| h.extract::<u64>().map_or(true, |h| h != 0))) };
-        let buffered = nonzero(intern!(py, "has_uint32"))? || nonzero(intern!(py, "uinteger"))?;
-        Ok(Source::Pcg { bits, state, inner, pcg, buffered })
+        let capsule = bits.getattr(intern!(py, "capsule")).map_err(|_| bad())?;
+        let capsule = capsule.cast::<pyo3::types::PyCapsule>().map_err(|_| bad())?;
+        let ptr = capsule.pointer_checked(Some(c"BitGenerator")).map_err(|_| bad())?;
+        let lock = bits.getattr(intern!(py, "lock")).map_err(|_| bad())?;
+        Ok(Source::Numpy { lock, bitgen: BitGen(ptr.cast()) })
     }
 }
 
@@ -86,21 +115,11 @@ impl PyEpisode {
         let mut r = [0.0f32; 4];
         match &mut source {
             Source::Own => run_on(py, searches, |stop| f(e, &s, &mut r, &mut Draws::Own, stop))?,
-            Source::Pcg { bits, state, inner, pcg, buffered } => {
-                let mut n = 0u64;
-                let mut next = || {
-                    n += 1;
-                    Ok(pcg.seed())
-                };
+            Source::Numpy { lock, bitgen } => {
+                lock.call_method0(intern!(py, "acquire"))?;
+                let mut next = || Ok(bitgen.seed());
                 let done = run_on(py, searches, |stop| f(e, &s, &mut r, &mut Draws::Seeded(&mut next), stop));
-                // Back into numpy: `advance` clears the 32-bit buffer (`has_uint32`,
-                // `uinteger`), which a set state keeps as it was.
-                if n > 0 && *buffered {
-                    inner.set_item("state", pcg.state)?;
-                    bits.setattr("state", &*state)?;
-                } else if n > 0 {
-                    bits.call_method1("advance", (n,))?;
-                }
+                lock.call_method0(intern!(py, "release"))?;
                 done?
             }
             Source::Python(g) => {

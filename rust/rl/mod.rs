@@ -8,7 +8,6 @@
 //! - [`encodings`]: the observation encodings written into float slices;
 //! - [`danzero_rows`]: DanZero's network input for every legal action of a decision;
 //! - [`episode`]: one seeded episode with native seats and rewards;
-//! - [`numpy_stream`]: numpy's default generator, for seeds drawn as a numpy-seeded env draws them;
 //! - [`vecenv`]: N tables stepped together;
 //! - [`collect`]: trajectories of native policies, one row a decision.
 
@@ -19,7 +18,6 @@ pub mod encodings;
 pub mod episode;
 pub mod fields;
 pub mod legal;
-pub mod numpy_stream;
 pub mod vecenv;
 
 pub use action_space::{action_index, describe, entry, play_index, Entry, PASS_INDEX, RETURN_BASE, SIZE, TRIBUTE_BASE};
