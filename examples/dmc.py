@@ -19,10 +19,20 @@ exported model plays --final-deals deals and --final-games games per side
 against each, and results.json keeps the figures. docs/training.md has a
 measured run.
 
+With --ray [ADDRESS] the actors run as Ray actors (--actors of them, one CPU
+each) on a cluster: the one at ADDRESS (a head node's HOST:PORT), or with no
+ADDRESS the one Ray finds, else a local Ray the script starts. Each plays
+--streams vector envs of --tables tables in turn, --cycle-steps steps a
+cycle, scoring with the network in numpy (no torch on the actors' nodes);
+the learner stays here and sends the weights every cycle. The pairs depend
+on --seed and --streams, not on --actors.
+
     pip install "guandan_fast[train]"
     python examples/dmc.py --minutes 20 --out runs/dmc
     python examples/dmc.py --minutes 20 --out runs/dmc --resume    # 20 more
     python examples/dmc.py --steps 20 --tables 8 --sizes 567,64,1 --batch-size 64   # a small bounded run
+    python examples/dmc.py --minutes 20 --out runs/dmc --ray --actors 2           # a local Ray
+    python examples/dmc.py --minutes 20 --out runs/dmc --ray 10.0.0.5:6379 --actors 150
 """
 
 from __future__ import annotations
@@ -120,11 +130,21 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--final-deals", type=int, default=300, help="deals per side for the final record (0: none)")
     p.add_argument("--no-picture", action="store_true", help="skip curve.png (the CSV is written all the same)")
     p.add_argument("--final-games", type=int, default=20, help="games per side for the final record (0: none)")
+    p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                   help="self-play on Ray actors (pip install 'guandan_fast[ray]'): ADDRESS of the cluster's head node "
+                   "(ray start --head), or none for the cluster Ray finds or a local Ray started here")
+    p.add_argument("--actors", type=int, default=None, help="with --ray: Ray actors playing, one CPU each (default 2)")
+    p.add_argument("--streams", type=int, default=None, help="with --ray: vector envs of --tables tables dealt among the actors (default: one per actor)")
+    p.add_argument("--cycle-steps", type=int, default=None, help="with --ray: vector steps each stream plays per cycle, between weight broadcasts (default 16)")
     args = p.parse_args(argv)
     if args.steps is None and args.minutes is None:
         args.minutes = 10.0
     args.sizes = [int(s) for s in args.sizes.split(",")]
     args.opponents = [o for o in args.opponents.split(",") if o]
+    if args.ray is None:
+        used = [f"--{name.replace('_', '-')}" for name in ("actors", "streams", "cycle_steps") if getattr(args, name) is not None]
+        if used:
+            raise gf.InvalidArgumentError(f"{', '.join(used)} go with --ray")
     return args
 
 
@@ -159,7 +179,16 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     else:
         with curve_path.open("w", newline="", encoding="utf-8") as f:
             csv.writer(f).writerow(cols)
-    print(f"network {' -> '.join(map(str, args.sizes))} on {dmc.device}, {args.tables} tables, batch {args.batch_size}, lr {args.lr}")
+    actors: dict[str, Any] = {}
+    if args.ray is not None:
+        actors = {"address": args.ray or None, "actors": 2 if args.actors is None else args.actors, "streams": args.streams,
+                  "cycle_steps": 16 if args.cycle_steps is None else args.cycle_steps}
+        dmc.use_actors("ray", **actors)
+        t0 = time.monotonic()
+        pool = dmc.start_actors()
+        print(f"{pool.actors} Ray actors started in {time.monotonic() - t0:.1f} s, playing {pool.streams} streams")
+    where = f"{actors['actors']} Ray actors" if actors else "this process"
+    print(f"network {' -> '.join(map(str, args.sizes))} on {dmc.device}, {args.tables} tables a stream, self-play in {where}, batch {args.batch_size}, lr {args.lr}")
 
     losses: list[float] = []
     mark = {"seconds": dmc.seconds, "samples": dmc.samples}
@@ -182,20 +211,22 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         won = ", ".join(f"{o} {r.a_wins}/{r.played}" for o, r in records.items())
         print(f"step {dmc.steps:>6} | {dmc.samples:>8} pairs | {rate:6.0f} pairs/s | loss {row['loss'] or '-':>8} | deals won: {won} | {path.name}", flush=True)
 
-    if not args.resume:
-        point()
-    start = time.monotonic()
-    last_point, last_step = time.monotonic(), dmc.steps
-    while (args.steps is None or dmc.steps < args.steps) and (args.minutes is None or time.monotonic() - start < 60 * args.minutes):
-        losses += dmc.iterate(args.steps)
-        due = dmc.steps - last_step >= args.eval_every if args.eval_every else time.monotonic() - last_point >= 60 * args.eval_minutes
-        if due:
+    try:
+        if not args.resume:
             point()
-            last_point, last_step = time.monotonic(), dmc.steps
-    wall = time.monotonic() - start
-    if dmc.steps != last_step or not curve_rows:
-        point()
-    dmc.close()
+        start = time.monotonic()
+        last_point, last_step = time.monotonic(), dmc.steps
+        while (args.steps is None or dmc.steps < args.steps) and (args.minutes is None or time.monotonic() - start < 60 * args.minutes):
+            losses += dmc.iterate(args.steps)
+            due = dmc.steps - last_step >= args.eval_every if args.eval_every else time.monotonic() - last_point >= 60 * args.eval_minutes
+            if due:
+                point()
+                last_point, last_step = time.monotonic(), dmc.steps
+        wall = time.monotonic() - start
+        if dmc.steps != last_step or not curve_rows:
+            point()
+    finally:
+        dmc.close()  # the vector env, and the actors with the Ray this run started
     picture = None if args.no_picture else save_picture(curve_path, args.opponents)
 
     c = dmc.counters()
@@ -204,6 +235,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         "samples_per_s": c["samples"] / max(1e-9, c["seconds"]),
         "this_run_wall_seconds": wall,
         "config": dmc.config,
+        "ray": actors or None,
         "device": str(dmc.device),
         "model": str(out / "model.onnx"),
         "picture": str(picture) if picture else None,

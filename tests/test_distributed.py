@@ -21,15 +21,13 @@ from typing import Any, Iterator
 
 import numpy as np
 import pytest
+from ray_helpers import BOUND, local_ray, wait_dead
 
 import guandan_fast as gf
 import guandan_fast.distributed as gd
 from guandan_fast.cli import main
 from guandan_fast.distributed.chunks import Span, simulate_chunk
 from guandan_fast.distributed.runs import run_chunks
-
-#: Seconds any wait in these tests lasts at most.
-BOUND = 60.0
 
 
 def same_arrays(a: dict[str, Any], b: dict[str, Any]) -> bool:
@@ -170,22 +168,6 @@ def test_a_dead_address_raises_cluster_error() -> None:
 # ---------------------------------------------------------------- a Ray cluster on this machine
 
 
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state not in ("Z", "X")
-
-
-def _wait_dead(pids: set[int]) -> set[int]:
-    """The pids still alive after waiting up to BOUND seconds for them to end."""
-    deadline = time.monotonic() + BOUND
-    while time.monotonic() < deadline and any(_alive(p) for p in pids):
-        time.sleep(0.1)
-    return {p for p in pids if _alive(p)}
-
-
 def _pid(_: object) -> int:
     return os.getpid()
 
@@ -193,24 +175,10 @@ def _pid(_: object) -> int:
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Any]:
     """One local Ray of two CPUs for the module, on 127.0.0.1 only; every process it started ends with it."""
-    os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"  # Ray then keeps to the loopback address
-    import ray
-    import ray._private.ray_constants as constants
-
-    constants.ENABLE_RAY_CLUSTER = False
-    assert not ray.is_initialized()
-    ctx = ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
-    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the test's task functions
-    node = ray._private.worker._global_node
-    started = {p.process.pid for procs in node.all_processes.values() for p in procs if p.process is not None}
-    workers: set[int] = set()
-    try:
-        assert ctx.address_info["node_ip_address"] == "127.0.0.1"
+    with local_ray(2) as (ray, workers):
+        ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the test's task functions
         workers.update(gd.RayBackend().map(_pid, list(range(4))))
         yield ray
-    finally:
-        ray.shutdown()
-    assert not (left := _wait_dead(started | workers)), f"Ray processes left running: {left}"
 
 
 @pytest.mark.slow
@@ -324,7 +292,7 @@ def test_a_killed_worker_costs_a_retry_not_a_changed_result(cluster: Any, tmp_pa
     n, chunk = 600, 40
     parts = run_chunks(gd.RayBackend(max_retries=3), n, work, chunk=chunk)
     thread.join(BOUND)
-    assert len(killed) == 1 and not _wait_dead(set(killed))
+    assert len(killed) == 1 and not wait_dead(set(killed))
     got = gd.chunks.concat(parts)
     assert same_arrays(got, gf.simulate(n, seed=21, threads=1, policy="greedy"))
     runs = sorted(int(p.name.split("-")[1]) for p in tmp_path.glob("ran-*"))
@@ -353,6 +321,6 @@ def test_ctrl_c_cancels_the_outstanding_tasks(cluster: Any, tmp_path: Path) -> N
     with pytest.raises(KeyboardInterrupt):
         gd.RayBackend().map(functools.partial(_blocked, marks=str(tmp_path)), list(range(6)), interrupt)
     running = {int(p.name.split("-")[1]) for p in tmp_path.glob("pid-*")}
-    assert running and not _wait_dead(running)  # force-cancelled: their workers are ended
+    assert running and not wait_dead(running)  # force-cancelled: their workers are ended
     assert not list(tmp_path.glob("finished-*"))
     assert gd.RayBackend().map(_pid, [0, 1])  # the cluster still serves

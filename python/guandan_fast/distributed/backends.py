@@ -3,12 +3,20 @@ default) and `RayBackend` (Ray tasks on a cluster). A backend's
 ``map(func, items) -> list`` returns ``[func(x) for x in items]`` in order, so
 the backend never changes a result; Ray is imported only when a `RayBackend`
 connects.
+
+Both also hold actors, for work that keeps state between calls (the
+self-play streams of `guandan_fast.train.actors`): ``start(cls, *args)``
+makes an object of `cls` (in this process, or as a Ray actor of one CPU) and
+``call(method, *args)`` on it gives a `Pending` whose ``result()`` is the
+method's value; calls on one actor run in the order they were made.
+``share(value)`` is a value sent to many calls once (``ray.put`` on Ray).
 """
 
 from __future__ import annotations
 
 import os
 import socket
+import time
 from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Sequence, TypeVar, runtime_checkable
 
 from guandan_fast._core import GuandanError, InvalidArgumentError
@@ -16,7 +24,7 @@ from guandan_fast._core import GuandanError, InvalidArgumentError
 if TYPE_CHECKING:
     from types import TracebackType
 
-__all__ = ["Backend", "ClusterError", "LocalBackend", "RayBackend", "make_backend"]
+__all__ = ["Backend", "ClusterError", "LocalActor", "LocalBackend", "Pending", "RayActor", "RayBackend", "make_backend"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -68,11 +76,79 @@ class LocalBackend:
                 on_done(i)
         return out
 
+    def start(self, cls: Callable[..., Any], *args: Any) -> LocalActor:
+        """``cls(*args)``, made here, as an actor."""
+        return LocalActor(cls(*args))
+
+    def share(self, value: T) -> T:
+        """`value` itself (nothing to send)."""
+        return value
+
     def __enter__(self) -> LocalBackend:
         return self
 
     def __exit__(self, *exc: object) -> None:
         return None
+
+
+class Pending(Protocol):
+    """The value of an actor's method call, once it is done."""
+
+    def result(self, timeout: Optional[float] = None) -> Any: ...
+
+
+class LocalActor:
+    """An object of this process in the place of a cluster's actor: a call
+    runs when its result (or a later call's result) is asked for, calls in
+    the order they were made; a call never asked for never runs."""
+
+    def __init__(self, obj: Any) -> None:
+        self.obj = obj
+        self._queue: list[_Deferred] = []
+
+    def call(self, method: str, *args: Any) -> _Deferred:
+        """``obj.method(*args)``, run when its result is asked for."""
+        pending = _Deferred(self, getattr(self.obj, method), args)
+        self._queue.append(pending)
+        return pending
+
+    def _run_until(self, pending: _Deferred) -> None:
+        while self._queue:
+            first = self._queue.pop(0)
+            first._run()
+            if first is pending:
+                return
+
+    def stop(self) -> None:
+        """Drops the calls not yet run and calls the object's ``close()``, if it has one."""
+        self._queue.clear()
+        close = getattr(self.obj, "close", None)
+        if callable(close):
+            close()
+
+
+class _Deferred:
+    def __init__(self, actor: LocalActor, func: Callable[..., Any], args: tuple[Any, ...]) -> None:
+        self._actor, self._func, self._args = actor, func, args
+        self._done = False
+        self._value: Any = None
+        self._error: Optional[BaseException] = None
+
+    def _run(self) -> None:
+        try:
+            self._value = self._func(*self._args)
+        except Exception as e:  # noqa: BLE001 - kept for result(), as a cluster keeps a task's error
+            self._error = e
+        self._done = True
+        self._args = ()
+
+    def result(self, timeout: Optional[float] = None) -> Any:
+        """The call's value, running it (and the calls before it) now if they have not run; its error raised."""
+        if not self._done:
+            self._actor._run_until(self)
+        if self._error is not None:
+            raise self._error
+        return self._value
 
 
 class RayBackend:
@@ -103,6 +179,7 @@ class RayBackend:
         self._opened = False
         self._remote: Any = None
         self._depth = 0
+        self._actor_classes: dict[Any, Any] = {}
 
     # ------------------------------------------------------------ connection
 
@@ -136,6 +213,7 @@ class RayBackend:
             self._ray.shutdown()
         self._ray = None
         self._remote = None
+        self._actor_classes = {}
         self._opened = False
 
     def __enter__(self) -> RayBackend:
@@ -195,6 +273,60 @@ class RayBackend:
         return out
 
 
+    # ------------------------------------------------------------ actors
+
+    def start(self, cls: Callable[..., Any], *args: Any) -> RayActor:
+        """``cls(*args)`` as a Ray actor of one CPU on the cluster (connecting
+        first); the package must be installed where it runs. Not restarted
+        if its process dies: its calls then raise `ClusterError`."""
+        self.connect()
+        remote = self._actor_classes.get(cls)
+        if remote is None:
+            remote = self._actor_classes[cls] = self._ray.remote(num_cpus=1, max_restarts=0)(cls)
+        return RayActor(self._ray, remote.remote(*args))
+
+    def share(self, value: Any) -> Any:
+        """`value` put once into the cluster's object store (``ray.put``): a
+        reference that calls take in its place, sent to each node once."""
+        self.connect()
+        return self._ray.put(value)
+
+
+class RayActor:
+    """A Ray actor made by `RayBackend.start`."""
+
+    def __init__(self, ray: Any, handle: Any) -> None:
+        self._ray = ray
+        self.handle = handle
+
+    def call(self, method: str, *args: Any) -> _RayPending:
+        """``method(*args)`` sent to the actor now."""
+        return _RayPending(self._ray, getattr(self.handle, method).remote(*args))
+
+    def stop(self) -> None:
+        """Ends the actor's process (a call still running is lost)."""
+        try:
+            self._ray.kill(self.handle)
+        except Exception:  # noqa: BLE001 - an actor already gone, or a cluster already closed
+            pass
+
+
+class _RayPending:
+    def __init__(self, ray: Any, ref: Any) -> None:
+        self._ray, self.ref = ray, ref
+
+    def result(self, timeout: Optional[float] = None) -> Any:
+        """The call's value (its engine error raised as itself, a lost actor as
+        `ClusterError`); with `timeout`, `ClusterError` when it is not done by then."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            done, _ = self._ray.wait([self.ref], num_returns=1, timeout=WAIT_SECONDS)
+            if done:
+                return _get(self._ray, self.ref)
+            if deadline is not None and time.monotonic() > deadline:
+                raise ClusterError(f"an actor's call was not done in {timeout:g} s (a cluster without a free CPU for it?)")
+
+
 def make_backend(backend: object, *, threads: int = 0, address: Optional[str] = None) -> Backend:
     """The backend a public function's `backend` argument names: ``"local"`` (with
     `threads`), ``"ray"`` (at `address`) or a `Backend` object, as it is."""
@@ -225,7 +357,7 @@ def _get(ray: Any, ref: Any) -> Any:
             raise cause from None
         raise ClusterError(f"a task failed on the cluster: {e}") from None
     except ray.exceptions.RayError as e:
-        raise ClusterError(f"a task was lost on the cluster (retries used up): {type(e).__name__}: {e}") from None
+        raise ClusterError(f"a task or actor was lost on the cluster (retries used up): {type(e).__name__}: {e}") from None
 
 
 def _import_ray() -> Any:

@@ -21,9 +21,11 @@ try:
 except ImportError:  # pragma: no cover - depends on the install
     raise ImportError("guandan_fast.train.dmc needs PyTorch: pip install 'guandan_fast[train]'") from None
 
-from guandan_fast._core import DANZERO_ROW_SIZE, InvalidArgumentError, InvalidStateError, VectorEnv, _check_args
+from guandan_fast._core import DANZERO_ROW_SIZE, InvalidArgumentError, InvalidStateError, _check_args
 from guandan_fast.arguments import check_int, check_number
-from guandan_fast.models import Scorer, load_onnx, pick
+from guandan_fast.distributed.backends import make_backend
+from guandan_fast.models import Scorer, load_onnx
+from guandan_fast.train.actors import ActorPool, SelfPlay
 from guandan_fast.train.buffer import ReplayBuffer
 from guandan_fast.train.returns import MAX_TABLES, EpisodeTracker
 
@@ -141,9 +143,17 @@ class DMC:
     from the buffer. `iterate` is one `act` and then as many `learn` as keep
     the pairs trained at `replay_ratio` times the pairs collected.
 
+    After `use_actors`, `act` is one cycle of an `ActorPool` instead: its
+    actors (Ray actors on a cluster, or objects of this process) play their
+    streams with the weights sent to them (`layers`, a forward pass in
+    numpy), and the learner here trains on the pairs. Each `act` collects
+    the cycle out and sends the current weights for the next one at once,
+    so the actors play while the learner trains, on weights one cycle old.
+
     Counters (kept in checkpoints): `steps` (optimizer steps), `env_steps`
-    (vector steps), `samples` (pairs collected), `trained` (pairs trained
-    on), `episodes` (deals finished), `seconds` (time spent in `iterate`).
+    (vector steps, of every stream with actors), `samples` (pairs
+    collected), `trained` (pairs trained on), `episodes` (deals finished),
+    `seconds` (time spent in `iterate`).
     """
 
     def __init__(
@@ -190,50 +200,93 @@ class DMC:
         self.steps = self.env_steps = self.samples = self.trained = self.episodes = 0
         self.seconds = 0.0
         self._rng = np.random.default_rng(seed % 2**64)
-        self._rows = np.zeros((0, DANZERO_ROW_SIZE), np.float32)
-        self._env: Optional[VectorEnv] = None
-        self._step: Any = {}
+        self._play: Optional[SelfPlay] = None
+        self._actor_options: Optional[dict[str, Any]] = None
+        self._pool: Optional[ActorPool] = None
 
     # ------------------------------------------------------------ actors
 
-    def _start(self) -> None:
+    def _start(self) -> SelfPlay:
         """The vector env, started at a seed of its own for each resumption
         (the seed and the vector steps so far), so a resumed run plays new deals."""
         seed = (self.config["seed"] * 1_000_003 + self.env_steps) % 2**63
-        self._env = VectorEnv(self.config["tables"], seed=seed, unit="deal", reward="deal")
-        self.tracker = EpisodeTracker(self.config["tables"])
-        self._step = self._env.reset()
+        self._play = SelfPlay(self.config["tables"], seed=seed, epsilon=self.config["epsilon"], rng=self._rng)
+        self.tracker = self._play.tracker
+        return self._play
+
+    def use_actors(
+        self,
+        backend: object = "ray",
+        *,
+        address: Optional[str] = None,
+        actors: int = 2,
+        streams: Optional[int] = None,
+        cycle_steps: int = 16,
+    ) -> None:
+        """From the next `act` on, self-play runs on an `ActorPool` of
+        `actors` actors on `backend` (``"ray"`` at `address`, ``"local"``, or a
+        backend object), `streams` streams (default: one per actor) of
+        ``tables`` tables each, `cycle_steps` vector steps a stream per cycle.
+        The pool starts at the first `act` (and again after `load`); `close`
+        stops it. The arguments are checked here."""
+        check_int("actors", actors, 1, 2**12)
+        if streams is not None:
+            check_int("streams", streams, actors, 2**16)
+        check_int("cycle_steps", cycle_steps, 1, 2**20)
+        make_backend(backend, address=address)  # checks the pair; connects to nothing
+        self.close()
+        self._actor_options = {"backend": backend, "address": address, "actors": actors, "streams": streams, "steps": cycle_steps}
+
+    def layers(self) -> list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]:
+        """The network's ``(weight, bias)`` per linear layer, float32 numpy
+        copies (weight ``(out, in)``): what `ActorPool.submit` sends and
+        `guandan_fast.train.actors.mlp_forward` reads."""
+        return [
+            (m.weight.detach().cpu().numpy().astype(np.float32, copy=True), m.bias.detach().cpu().numpy().astype(np.float32, copy=True))
+            for m in self.net
+            if isinstance(m, torch.nn.Linear)
+        ]
 
     def act(self) -> int:
-        """One vector step of self-play at every table (one model call);
-        returns the pairs it added to the buffer."""
-        if self._env is None:
-            self._start()
-        env, step = self._env, self._step
-        assert env is not None
-        offsets = step["legal_offset"]
-        total = int(offsets[-1])
-        if self._rows.shape[0] < total:
-            self._rows = np.zeros((max(total, 2 * self._rows.shape[0]), DANZERO_ROW_SIZE), np.float32)
-        rows = env.danzero_actions(self._rows[:total])
+        """One vector step of self-play at every table (one model call), or
+        with actors one cycle; returns the pairs it added to the buffer."""
+        if self._actor_options is not None:
+            return self._cycle()
+        play = self._play or self._start()
         self.net.eval()
-        scores = np.asarray(self.scorer(rows), np.float64)
-        if not np.isfinite(scores).all():
-            raise InvalidStateError("the network gave a NaN or infinite score (the learning rate may be too high)")
-        chosen = pick(scores, offsets)
-        counts = np.diff(offsets)
-        explore = self._rng.random(len(counts)) < self.config["epsilon"]
-        if explore.any():
-            drawn = offsets[:-1] + np.minimum((self._rng.random(len(counts)) * counts).astype(np.int64), counts - 1)
-            chosen = np.where(explore, drawn, chosen)
-        self.tracker.record(rows[chosen], step["seat"])
-        self._step = step = env.step(step["legal"][chosen])
+        before = play.episodes
+        new_rows, targets = play.step(self.scorer)
         self.env_steps += 1
-        ended = step["terminated"] | step["truncated"]
-        new_rows, targets = self.tracker.settle(step["reward"], ended)
-        self.episodes += int(ended.sum())
+        self.episodes += play.episodes - before
+        return self._add(new_rows, targets)
+
+    def start_actors(self) -> ActorPool:
+        """The `ActorPool` of `use_actors`, started now if it is not running
+        (connecting to the cluster, or starting a local Ray); its streams
+        start from the seed and the vector steps so far, so a resumed run
+        plays new deals. `act` starts it when needed."""
+        if self._actor_options is None:
+            raise InvalidStateError("use_actors was not called: self-play runs in this process")
+        if self._pool is None:
+            c = self.config
+            self._pool = ActorPool(**self._actor_options, tables=c["tables"], epsilon=c["epsilon"], seed=c["seed"], start=self.env_steps)
+        return self._pool
+
+    def _cycle(self) -> int:
+        """Collects the actors' cycle out (sending the weights first if none
+        is out) and sends the current weights for the next cycle."""
+        pool = self.start_actors()
+        if not pool.pending:
+            pool.submit(self.layers())
+        cycle = pool.collect()
+        pool.submit(self.layers())
+        self.env_steps += cycle.steps
+        self.episodes += cycle.episodes
+        return self._add(cycle.rows, cycle.targets)
+
+    def _add(self, rows: npt.NDArray[np.int8], targets: npt.NDArray[np.float32]) -> int:
         if len(targets):
-            self.buffer.push(new_rows, targets)
+            self.buffer.push(rows, targets)
             self.samples += len(targets)
         return len(targets)
 
@@ -275,10 +328,13 @@ class DMC:
         return losses
 
     def close(self) -> None:
-        """Releases the vector env (a later `act` starts a new one)."""
-        if self._env is not None:
-            self._env.close()
-            self._env = None
+        """Releases the vector env and stops the actors (a later `act` starts them again)."""
+        if self._play is not None:
+            self._play.close()
+            self._play = None
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            pool.close()
 
     # ------------------------------------------------------------ checkpoints
 
