@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import guandan_fast as gf
@@ -79,3 +80,12 @@ def test_mc_bot_takes_a_winning_exit() -> None:
     g = gf.Game(hands=["3s 4d 5c 6h 7s", "8d 8c Kd Kc", "5s 6s Qd", "Ts Jd Qc Ac"], leader=0)
     move = gf.MCBot(50, seed=1).act(g)
     assert isinstance(move, gf.Combo) and move.size == 5
+
+
+@pytest.mark.parametrize("seed", [np.uint8(200), np.array(200, dtype=np.uint8), np.int64(-5)])
+def test_numpy_integer_seeds_seed_like_ints(seed) -> None:
+    """A numpy integer seed decides what the same int does (numpy's own
+    arithmetic on it would overflow)."""
+    g = gf.Game(seed=3)
+    assert gf.SearchBot("mc:20", seed=seed).act(g) == gf.SearchBot("mc:20", seed=int(seed)).act(g)
+    assert gf.RandomBot(seed).act(g) == gf.RandomBot(int(seed)).act(g)

@@ -173,6 +173,12 @@ def test_errors_name_the_problem(mlp, tmp_path: Path) -> None:
         OnnxBot(path, temperature=-1)
     with pytest.raises(gf.InvalidArgumentError, match="tribute must be"):
         OnnxBot(path, tribute="mc")
+    words = np.array(["rank-major", "suit-major"])  # an array's `in` raises numpy's own ValueError
+    for name in ("card_order", "encoding", "tribute"):
+        with pytest.raises(gf.InvalidArgumentError, match=f"{name} must be"):
+            OnnxBot(path, **{name: words})
+    seeded = OnnxBot(path, seed=np.uint8(200), temperature=1.0)  # numpy integers are seeds like ints
+    assert seeded.seed == 200 and type(seeded.seed) is int
     nan_bot = OnnxBot(lambda rows: np.full(len(rows), np.nan))
     g = gf.Game(seed=0)
     with pytest.raises(gf.InvalidStateError, match="NaN"):

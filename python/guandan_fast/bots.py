@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import Literal, Protocol, Union
 
@@ -47,7 +48,7 @@ class RandomBot:
 
     def __init__(self, seed: int = 0, mode: Literal["cards", "pattern"] = "pattern") -> None:
         _check_args(seed=seed, mode=mode)
-        self._rng = random.Random(seed)
+        self._rng = random.Random(operator.index(seed))
         self.mode = mode
 
     def act(self, game: Game) -> Action:
@@ -82,7 +83,7 @@ class SearchBot:
     def __init__(self, policy: str = "sh-greedy:4000", *, seed: int = 0, threads: int = 0) -> None:
         _check_args(seed=seed, threads=threads)
         self.policy = _check_policy(policy)
-        self.seed = seed
+        self.seed = operator.index(seed)  # a numpy integer's arithmetic would overflow in decision_seed
         self.threads = threads
         self._decisions = 0
 

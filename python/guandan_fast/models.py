@@ -9,6 +9,7 @@ scores. docs/models.md describes the formats.
 
 from __future__ import annotations
 
+import operator
 import os
 from typing import Any, Callable, Literal, Optional, Union
 
@@ -41,13 +42,13 @@ _TRIBUTE_RULES = ("rule", "greedy")
 
 
 def _card_order(card_order: object) -> CardOrder:
-    if card_order not in _CARD_ORDERS:
+    if not isinstance(card_order, str) or card_order not in _CARD_ORDERS:
         raise InvalidArgumentError(f"card_order must be 'rank-major' or 'suit-major', not {card_order!r:.40}")
     return card_order  # type: ignore[return-value]
 
 
 def _encoding(encoding: object) -> str:
-    if encoding not in _ENCODINGS:
+    if not isinstance(encoding, str) or encoding not in _ENCODINGS:
         raise InvalidArgumentError(f"encoding must be 'danzero567' (the only model input so far), not {encoding!r:.40}")
     return str(encoding)
 
@@ -194,12 +195,12 @@ class OnnxBot:
         self.encoding = _encoding(encoding)
         self.card_order = _card_order(card_order)
         self.temperature = _temperature(temperature)
-        if tribute not in _TRIBUTE_RULES:
+        if not isinstance(tribute, str) or tribute not in _TRIBUTE_RULES:
             raise InvalidArgumentError(f"tribute must be 'rule' or 'greedy', not {tribute!r:.40}")
         self.tribute = tribute
-        self.seed = seed
+        self.seed = operator.index(seed)
         self._model, self._name = _scorer(path, threads)
-        self._rng = np.random.default_rng(seed % 2**64)  # the engine reads a negative seed as its 64-bit pattern
+        self._rng = np.random.default_rng(self.seed % 2**64)  # the engine reads a negative seed as its 64-bit pattern
 
     def scores(self, state: Game | Observation) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
         """The legal action indices of `state` (a Game, or the Observation of
@@ -249,7 +250,7 @@ class BatchedModel:
         self.card_order = _card_order(card_order)
         self.temperature = _temperature(temperature)
         self._model, self._name = _scorer(model, threads)
-        self._rng = np.random.default_rng(seed % 2**64)  # the engine reads a negative seed as its 64-bit pattern
+        self._rng = np.random.default_rng(operator.index(seed) % 2**64)  # the engine reads a negative seed as its 64-bit pattern
         self._buffer = np.zeros((0, DANZERO_ROW_SIZE), np.float32)
 
     def actions(self, env: Any, decision: dict[str, Any]) -> npt.NDArray[np.int64]:

@@ -43,7 +43,7 @@ def pit_model(
     """
     check_count("n", n, 1)  # as `pit` takes it
     check_int("tables", tables, 1, MAX_TABLES)
-    if unit not in ("deal", "game"):
+    if not isinstance(unit, str) or unit not in ("deal", "game"):
         raise InvalidArgumentError(f"unit must be 'deal' or 'game', not {unit!r:.40}")
     opponent = _check_policy(opponent)
     player = model if isinstance(model, BatchedModel) else BatchedModel(model, card_order=card_order)
