@@ -23,8 +23,6 @@ use crate::cards::cardset::CardSet;
 use crate::movegen::combo::{rank_value, run_position, Combo, Kind};
 use crate::movegen::{ComboRules, Move};
 use std::cell::RefCell;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// A hand as counts, packed: 4 bits per natural rank 0..=12 (bits 0..52),
 /// then 2 bits each of wildcards, small jokers, big jokers, and one bit for
@@ -142,25 +140,6 @@ fn splits(m: u8) -> &'static [Groups] {
 /// The rank at each position of the ladder A 2 3 … K A the runs are on.
 const LADDER: [u8; 14] = [12, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
 
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01b3);
-        }
-    }
-    fn write_u128(&mut self, x: u128) {
-        let x = (x as u64) ^ ((x >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let h = (x ^ (x >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        self.0 = h ^ (h >> 32);
-    }
-}
-
 /// What one play of a decomposition costs, in hundredths of a play: a play
 /// less what its strength is worth (a strong single or pair can take a
 /// trick back, a bomb takes any). `PLAYS` counts plays (最少手数); `VALUE`
@@ -221,22 +200,67 @@ enum Model {
     Value,
 }
 
-/// A memo entry: the least cost of a state and its first play (with the
-/// number of its pairs that go with triples as full houses).
-#[derive(Clone, Copy)]
-struct Entry {
-    cost: i32,
-    piece: Option<Piece>,
-    absorbed: u8,
+/// The memo: the least cost of each state solved, in a set-associative
+/// table of `WAYS` states per 64-byte bucket (one cache line a lookup); a
+/// full bucket forgets its oldest state, which is solved again if asked
+/// (the costs, and so every answer, are the same either way).
+struct Memo {
+    buckets: Vec<Bucket>,
+    mask: usize,
 }
 
-type Memo = HashMap<u128, Entry, BuildHasherDefault<KeyHasher>>;
+/// States per bucket.
+const WAYS: usize = 3;
 
-/// Entries kept per thread before the memo is cleared.
-const MEMO_CAP: usize = 1 << 20;
+/// One bucket: keys (0 = empty: a memo key always has natural cards),
+/// their costs, and the way the next new state takes.
+#[derive(Clone, Copy, Default)]
+#[repr(align(64))]
+struct Bucket {
+    keys: [u128; WAYS],
+    costs: [i32; WAYS],
+    next: u8,
+}
+
+impl Memo {
+    /// A memo of `2^bits` buckets.
+    fn new(bits: u32) -> Memo {
+        Memo { buckets: vec![Bucket::default(); 1 << bits], mask: (1 << bits) - 1 }
+    }
+
+    #[inline]
+    fn bucket(&self, key: u128) -> usize {
+        let x = (key as u64) ^ ((key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let h = (x ^ (x >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        (h ^ (h >> 32)) as usize & self.mask
+    }
+
+    #[inline]
+    fn get(&self, key: u128) -> Option<i32> {
+        let b = &self.buckets[self.bucket(key)];
+        (0..WAYS).find(|&w| b.keys[w] == key).map(|w| b.costs[w])
+    }
+
+    #[inline]
+    fn insert(&mut self, key: u128, cost: i32) {
+        let i = self.bucket(key);
+        let b = &mut self.buckets[i];
+        let w = b.next as usize;
+        b.keys[w] = key;
+        b.costs[w] = cost;
+        b.next = ((w + 1) % WAYS) as u8;
+    }
+}
+
+/// Buckets (log2) of each thread's memo: 2^16 of 64 bytes, 4 MiB, about
+/// 196,000 states (a search's decisions ran as fast as with 16 MiB).
+const MEMO_BITS: u32 = 16;
+
+/// Buckets (log2) of a cold memo (`min_plays_cold`), 256 KiB.
+const COLD_BITS: u32 = 12;
 
 thread_local! {
-    static MEMO: RefCell<Memo> = RefCell::new(Memo::default());
+    static MEMO: RefCell<Memo> = RefCell::new(Memo::new(MEMO_BITS));
 }
 
 /// Triples counted so far minus the pairs joined to them (full houses), in
@@ -385,10 +409,19 @@ impl Solver<'_> {
             return self.base(k, d).cost;
         }
         let mk = memo_key(k, d, self.model, self.level);
-        if let Some(e) = self.memo.get(&mk) {
-            return e.cost;
+        if let Some(cost) = self.memo.get(mk) {
+            return cost;
         }
-        let mut best = Entry { cost: INF, piece: None, absorbed: 0 };
+        let cost = self.cheapest(k, d).0;
+        self.memo.insert(mk, cost);
+        cost
+    }
+
+    /// The least cost of `k` (with natural cards) with `d` triples over
+    /// joined pairs counted, and the first play of the search's order that
+    /// reaches it, with the number of its pairs joined to triples.
+    fn cheapest(&mut self, k: Key, d: i8) -> (i32, Option<Piece>, u8) {
+        let mut best = (INF, None, 0);
         let i = lowest(k);
         for_each_piece(k, |p| match p.groups {
             Some(g) => {
@@ -401,20 +434,19 @@ impl Solver<'_> {
                 for a in range {
                     let (cost, d2) = self.groups(i, g, a, d);
                     let n = cost + self.solve(k - p.delta, d2);
-                    if n < best.cost {
-                        best = Entry { cost: n, piece: Some(p), absorbed: a };
+                    if n < best.0 {
+                        best = (n, Some(p), a);
                     }
                 }
             }
             None => {
                 let n = self.run(p.combo.kind, run_position(p.combo.rank)) + self.solve(k - p.delta, d);
-                if n < best.cost {
-                    best = Entry { cost: n, piece: Some(p), absorbed: 0 };
+                if n < best.0 {
+                    best = (n, Some(p), 0);
                 }
             }
         });
-        self.memo.insert(mk, best);
-        best.cost
+        best
     }
 
     /// The plays of a cheapest decomposition of `k` (after `solve(k, 0)`),
@@ -423,9 +455,8 @@ impl Solver<'_> {
         let mut d = 0i8;
         let mut parts = Plan::default();
         while k & NAT_MASK != 0 {
-            self.solve(k, d);
-            let e = self.memo[&memo_key(k, d, self.model, self.level)];
-            let p = e.piece.expect("a hand with naturals has a play");
+            let (_, piece, absorbed) = self.cheapest(k, d);
+            let p = piece.expect("a hand with naturals has a play");
             match p.groups {
                 Some(g) => {
                     let r = p.combo.rank;
@@ -441,7 +472,7 @@ impl Solver<'_> {
                         parts.push(Group { counts: Counts(delta), kind, rank: r, size, cost, joins });
                     });
                     // The joined pairs: the last `absorbed` pairs pushed.
-                    let mut left = e.absorbed;
+                    let mut left = absorbed;
                     for grp in parts.groups[..parts.len].iter_mut().rev() {
                         if left == 0 || grp.rank != r {
                             break;
@@ -451,7 +482,7 @@ impl Solver<'_> {
                             left -= 1;
                         }
                     }
-                    d = self.groups(r, g, e.absorbed, d).1;
+                    d = self.groups(r, g, absorbed, d).1;
                 }
                 None => {
                     let size = p.combo.size;
@@ -678,13 +709,7 @@ fn join_full_houses(parts: &Plan, costs: &Costs, out: &mut Plan) {
 }
 
 fn with_memo<T>(f: impl FnOnce(&mut Memo) -> T) -> T {
-    MEMO.with(|m| {
-        let mut m = m.borrow_mut();
-        if m.len() > MEMO_CAP {
-            m.clear();
-        }
-        f(&mut m)
-    })
+    MEMO.with(|m| f(&mut m.borrow_mut()))
 }
 
 /// The fewest plays that empty `hand` at `level` (0 for an empty hand).
@@ -697,7 +722,7 @@ pub fn min_plays(hand: CardSet, level: u8, rules: ComboRules) -> u32 {
 /// a hand no earlier call has seen.
 pub fn min_plays_cold(hand: CardSet, level: u8, rules: ComboRules) -> u32 {
     let k = key_of(hand, level, rules);
-    Solver { costs: &Costs::PLAYS, model: Model::Plays, level, memo: &mut Memo::default() }.solve(k, 0) as u32 / 100
+    Solver { costs: &Costs::PLAYS, model: Model::Plays, level, memo: &mut Memo::new(COLD_BITS) }.solve(k, 0) as u32 / 100
 }
 
 /// What `counts` cost to play out at `level` by `costs` (the rule
