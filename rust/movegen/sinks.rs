@@ -50,6 +50,13 @@ pub(super) trait Sink {
     /// Every card choice of one pattern (card mode): `base` plus one entry of
     /// each list, the first list varying slowest.
     fn many(&mut self, combo: Combo, wild: u8, base: u128, l: &Lists);
+    /// The moves of one group, in order (pattern mode).
+    #[inline(always)]
+    fn extend(&mut self, moves: impl Iterator<Item = Move>) {
+        for m in moves {
+            self.one(m);
+        }
+    }
     /// One move per entry of `a` then of `b` (pattern mode): see `tagged_move`.
     #[inline(always)]
     fn bulk(&mut self, combo: Combo, base: u128, wild: u8, a: &[u128], b: &[u128]) {
@@ -84,6 +91,13 @@ impl Sink for Push<'_> {
     #[inline(always)]
     fn one(&mut self, m: Move) {
         self.0.push(m);
+    }
+
+    /// A group of known length (a slice's entries mapped) is written without
+    /// a capacity check per move.
+    #[inline(always)]
+    fn extend(&mut self, moves: impl Iterator<Item = Move>) {
+        self.0.extend(moves);
     }
 
     #[inline(always)]

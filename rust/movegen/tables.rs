@@ -3,7 +3,9 @@
 //! - The sub-multisets of one rank's four suit counts (built once, at first
 //!   use): how a pattern's ranks expand into physical cards at card level.
 //! - Constant lookup tables, built at compile time: wildcard positions in a
-//!   five-card run and the pattern counts of run windows, the card bits of
+//!   five-card run, the wildcard placements that fit each straight or tube
+//!   window (listed, so the walker tests none that do not) and the pattern
+//!   counts of plate windows, the card bits of
 //!   wildcards, ranks and run windows at each level, and the ranks beating a
 //!   value at each level.
 //!
@@ -109,8 +111,8 @@ impl SubTables {
 pub(super) const WILD_MASKS: [u8; 16] = [0, 1, 2, 4, 8, 16, 3, 5, 9, 17, 6, 10, 18, 12, 20, 24];
 /// How many entries of `WILD_MASKS` use at most `w` wildcards.
 const WILD_MASKS_UP_TO: [usize; 3] = [1, 6, 16];
-/// Patterns of a five-card run window with `w` wildcards and `nm` missing ranks.
-pub(super) const RUN5_PATTERNS: [[u8; 6]; 3] = [[1, 0, 0, 0, 0, 0], [6, 1, 0, 0, 0, 0], [16, 5, 1, 0, 0, 0]];
+/// Wildcards used by each entry of `WILD_MASKS`.
+pub(super) const WILD_USED: [u8; 16] = [0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2];
 
 /// Wildcards per rank of a tube window (three ranks), every vector with a
 /// sum of at most 2, in increasing base-3 code `k0 + 3 k1 + 9 k2`.
@@ -119,35 +121,90 @@ pub(super) const TUBE_KS: [[u8; 3]; 10] =
 /// The same for plate windows (two ranks): code `k0 + 3 k1`.
 pub(super) const PLATE_KS: [[u8; 2]; 6] = [[0, 0], [1, 0], [2, 0], [0, 1], [1, 1], [0, 2]];
 
-/// `TUBE_COUNT[w][d0][d1][d2]`: vectors of `TUBE_KS` with sum <= w and k_i >= d_i.
-pub(super) const TUBE_COUNT: [[[[u8; 3]; 3]; 3]; 3] = {
-    let mut t = [[[[0u8; 3]; 3]; 3]; 3];
+/// The entries of a table (`WILD_MASKS`, `TUBE_KS`) that fit one
+/// window, in table order: each is one pattern of the window, so the walker
+/// lists them without testing the others, and `n` is the window's count.
+#[derive(Clone, Copy)]
+pub(super) struct Picks {
+    pub(super) n: u8,
+    at: [u8; 16],
+}
+
+impl Picks {
+    const NONE: Picks = Picks { n: 0, at: [0; 16] };
+
+    const fn push(mut self, i: usize) -> Picks {
+        self.at[self.n as usize] = i as u8;
+        self.n += 1;
+        self
+    }
+
+    #[inline(always)]
+    pub(super) fn list(&self) -> &[u8] {
+        &self.at[..(self.n as usize).min(16)]
+    }
+}
+
+/// Bits of a ladder mask's window of `len` positions from `pos`, one per
+/// position: bit `i` of the index of `RUN5_PICKS` and `TUBE_PICKS`.
+#[inline(always)]
+pub(super) fn window(ladder: u16, pos: u8, len: u8) -> usize {
+    ((ladder >> pos) & ((1 << len) - 1)) as usize
+}
+
+/// `RUN5_PICKS[w][missing]`: the entries of `WILD_MASKS` (at most `w`
+/// wildcards) covering the `missing` positions of a five-position window.
+pub(super) static RUN5_PICKS: [[Picks; 32]; 3] = {
+    let mut t = [[Picks::NONE; 32]; 3];
     let mut w = 0;
     while w < 3 {
-        let mut d0 = 0;
-        while d0 < 3 {
-            let mut d1 = 0;
-            while d1 < 3 {
-                let mut d2 = 0;
-                while d2 < 3 {
-                    let mut i = 0;
-                    while i < TUBE_KS.len() {
-                        let k = TUBE_KS[i];
-                        if k[0] + k[1] + k[2] <= w && k[0] >= d0 && k[1] >= d1 && k[2] >= d2 {
-                            t[w as usize][d0 as usize][d1 as usize][d2 as usize] += 1;
-                        }
-                        i += 1;
-                    }
-                    d2 += 1;
+        let mut missing = 0;
+        while missing < 32 {
+            let mut j = 0;
+            while j < WILD_MASKS_UP_TO[w] {
+                if WILD_MASKS[j] as usize & missing == missing {
+                    t[w][missing] = t[w][missing].push(j);
                 }
-                d1 += 1;
+                j += 1;
             }
-            d0 += 1;
+            missing += 1;
         }
         w += 1;
     }
     t
 };
+
+/// `TUBE_PICKS[w][m]`: the entries of `TUBE_KS` with a sum of at most `w`
+/// that put a wildcard wherever a window lacks a card: bit `i` of `m` (three
+/// bits) says rank `i` has no card, bit `3 + i` that it has fewer than two.
+pub(super) static TUBE_PICKS: [[Picks; 64]; 3] = {
+    let mut t = [[Picks::NONE; 64]; 3];
+    let mut w = 0;
+    while w < 3 {
+        let mut m = 0;
+        while m < 64 {
+            let mut i = 0;
+            while i < TUBE_KS.len() {
+                let k = TUBE_KS[i];
+                let mut fits = k[0] + k[1] + k[2] <= w as u8;
+                let mut r = 0;
+                while r < 3 {
+                    let lack = ((m >> r) & 1) + ((m >> (3 + r)) & 1);
+                    fits &= k[r] >= lack as u8;
+                    r += 1;
+                }
+                if fits {
+                    t[w][m] = t[w][m].push(i);
+                }
+                i += 1;
+            }
+            m += 1;
+        }
+        w += 1;
+    }
+    t
+};
+
 /// `PLATE_COUNT[w][d0][d1]`: vectors of `PLATE_KS` with sum <= w and k_i >= d_i.
 pub(super) const PLATE_COUNT: [[[u8; 3]; 3]; 3] = {
     let mut t = [[[0u8; 3]; 3]; 3];
@@ -174,20 +231,32 @@ pub(super) const PLATE_COUNT: [[[u8; 3]; 3]; 3] = {
     t
 };
 
-/// Natural rank `r` at ladder position `i` (`A 2 3 … K A`), as a lookup.
-pub(super) const LADDER: [u8; 14] = [RANK_A, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, RANK_A];
-
-/// Set bits of a 5-bit value (a `WILD_MASKS` entry, the missing positions of
-/// a five-position window).
-pub(super) static POP5: [u8; 32] = {
-    let mut t = [0u8; 32];
-    let mut i = 0;
-    while i < 32 {
-        t[i] = (i as u32).count_ones() as u8;
-        i += 1;
+/// `TUBE_KEEP[pos][i]`: for the tube window at ladder position `pos` and
+/// `TUBE_KS[i]`, the bytes of the ranks that keep both naturals, then those
+/// that keep one (rows padded to 16).
+pub(super) static TUBE_KEEP: [[[u128; 2]; 10]; 16] = {
+    let mut t = [[[0u128; 2]; 10]; 16];
+    let mut pos = 0;
+    while pos < 12 {
+        let mut i = 0;
+        while i < TUBE_KS.len() {
+            let mut r = 0;
+            while r < 3 {
+                let k = TUBE_KS[i][r];
+                if k < 2 {
+                    t[pos][i][k as usize] |= 0xFFu128 << (8 * LADDER[pos + r] as u32);
+                }
+                r += 1;
+            }
+            i += 1;
+        }
+        pos += 1;
     }
     t
 };
+
+/// Natural rank `r` at ladder position `i` (`A 2 3 … K A`), as a lookup.
+pub(super) const LADDER: [u8; 14] = [RANK_A, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, RANK_A];
 
 /// `WILD_BITS[level][k]`: the card bits of `k` wildcards (rows and columns
 /// padded to powers of two, so that masking the index replaces bound checks).
@@ -242,28 +311,6 @@ pub(super) static SF_WINDOWS: [u128; 16] = {
             pos += 1;
         }
         from += 1;
-    }
-    t
-};
-
-/// `MASKS_FOR[w][missing]`: bit j set when `WILD_MASKS[j]` covers the
-/// `missing` positions of a five-position window with at most `w` wildcards.
-pub(super) static MASKS_FOR: [[u16; 32]; 3] = {
-    let mut t = [[0u16; 32]; 3];
-    let mut w = 0;
-    while w < 3 {
-        let mut missing = 0;
-        while missing < 32 {
-            let mut j = 0;
-            while j < WILD_MASKS_UP_TO[w] {
-                if WILD_MASKS[j] as usize & missing == missing {
-                    t[w][missing] |= 1 << j;
-                }
-                j += 1;
-            }
-            missing += 1;
-        }
-        w += 1;
     }
     t
 };

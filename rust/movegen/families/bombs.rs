@@ -1,10 +1,10 @@
 //! Bombs: same-rank bombs by size then rank, and straight flushes by
 //! position then suit.
 
-use crate::movegen::bits::{bits, completable, gather_bytes, pop, positions, to_ladder, NATURAL_RANKS};
+use crate::movegen::bits::{bits, completable, gather_bytes, positions, to_ladder, NATURAL_RANKS};
 use crate::movegen::combo::{Combo, Kind};
 use crate::movegen::sinks::{Lists, Sink};
-use crate::movegen::tables::{value_mask, LADDER, MASKS_FOR, POP5, SF_KEEP, SF_WINDOWS, SUIT_BITS, WILD_MASKS};
+use crate::movegen::tables::{value_mask, LADDER, RUN5_PICKS, SF_KEEP, SF_WINDOWS, SUIT_BITS, WILD_USED};
 use crate::movegen::walker::MoveGen;
 
 /// Tier of a same-rank bomb of `size` cards in the bomb order (docs/rules.md §4).
@@ -121,16 +121,15 @@ impl MoveGen {
                 m &= m - 1;
                 let (pos, suit) = ((b >> 3) as usize, ((b >> 1) & 3) as u8);
                 let missing = gather_bytes(((missing_all >> b) as u64) & 0x01_0101_0101);
-                let masks = MASKS_FOR[wild as usize][missing as usize & 31];
-                if s.skip(pop(masks)) {
+                let picks = &RUN5_PICKS[wild as usize][missing as usize & 31];
+                if s.skip(picks.n as u32) {
                     continue;
                 }
                 let combo = Combo { kind: Kind::StraightFlush, rank: LADDER[pos], size: 5, suit };
                 let ys = y & SUIT_BITS[suit as usize];
                 let keep = &SF_KEEP[pos & 15];
-                for j in bits(masks) {
-                    let used = POP5[WILD_MASKS[j as usize] as usize];
-                    self.fin::<CARDS, S>(s, combo, used, ys & keep[j as usize], &Lists::new());
+                for &j in picks.list() {
+                    self.fin::<CARDS, S>(s, combo, WILD_USED[j as usize & 15], ys & keep[j as usize & 15], &Lists::new());
                 }
             }
         }

@@ -111,6 +111,25 @@ impl MoveGen {
         if s.skip(n) {
             return;
         }
+        if !CARDS {
+            // By rank: three naturals, two and a wildcard, one and two.
+            let (f1, f2) = (self.c.first1(), self.c.first2());
+            for r in bits(self.c.ge(3 - wild) & vm) {
+                let combo = Combo::new(Kind::Triple, r, 3);
+                let have = self.c.nat(r);
+                let rank_bits = RANK_BITS[r as usize & 15];
+                if have >= 3 {
+                    self.one(s, combo, 0, self.first_bits(r, 3));
+                }
+                if wild >= 1 && have >= 2 {
+                    self.one(s, combo, 1, f2 & rank_bits);
+                }
+                if wild >= 2 {
+                    self.one(s, combo, 2, f1 & rank_bits);
+                }
+            }
+            return;
+        }
         for r in bits(self.c.ge(3 - wild) & vm) {
             let combo = Combo::new(Kind::Triple, r, 3);
             let have = self.c.nat(r);

@@ -1,11 +1,13 @@
 //! Runs: straights (five single ranks), tubes (three pairs) and plates (two
 //! triples), by ladder position.
 
+use crate::cards::cardset::CardSet;
 use crate::movegen::bits::{bits, completable, positions, to_ladder, NATURAL_RANKS};
 use crate::movegen::combo::{Combo, Kind};
 use crate::movegen::sinks::{Lists, Sink};
-use crate::movegen::tables::{LADDER, MASKS_FOR, PLATE_COUNT, PLATE_KS, POP5, RUN5_PATTERNS, SF_KEEP, TUBE_COUNT, TUBE_KS, WILD_MASKS};
+use crate::movegen::tables::{window, LADDER, PLATE_COUNT, PLATE_KS, RUN5_PICKS, SF_KEEP, TUBE_KEEP, TUBE_KS, TUBE_PICKS, WILD_MASKS, WILD_USED};
 use crate::movegen::walker::MoveGen;
+use crate::movegen::Move;
 
 impl MoveGen {
     pub(in crate::movegen) fn straights<const CARDS: bool, S: Sink>(&self, s: &mut S) {
@@ -13,23 +15,24 @@ impl MoveGen {
         let ladder = to_ladder(self.c.ge(1) & NATURAL_RANKS);
         let windows = completable(&[!ladder], 5, wild) & positions(self.min_pos.saturating_add(1), 10);
         let f1 = if CARDS { 0 } else { self.c.first1() };
+        let wb = [self.c.wild_bits(0), self.c.wild_bits(1), self.c.wild_bits(2)];
         for pos in bits(windows) {
-            let missing = !(ladder >> pos) & 0x1F;
-            let nm = POP5[missing as usize];
-            if s.skip(RUN5_PATTERNS[wild as usize][nm as usize] as u32) {
+            let picks = &RUN5_PICKS[wild as usize][window(!ladder, pos, 5)];
+            if s.skip(picks.n as u32) {
                 continue;
             }
             let combo = Combo::new(Kind::Straight, LADDER[pos as usize], 5);
             if !CARDS {
                 // Pattern level: the window's cards less the replaced ones.
                 let keep = &SF_KEEP[pos as usize & 15];
-                for j in bits(MASKS_FOR[wild as usize][missing as usize]) {
-                    self.one(s, combo, POP5[WILD_MASKS[j as usize] as usize], f1 & keep[j as usize]);
-                }
+                s.extend(picks.list().iter().map(|&j| {
+                    let used = WILD_USED[j as usize & 15];
+                    Move { cards: CardSet((f1 & keep[j as usize & 15]) | wb[used as usize & 3]), combo, wild: used }
+                }));
                 continue;
             }
-            for j in bits(MASKS_FOR[wild as usize][missing as usize]) {
-                let mask = WILD_MASKS[j as usize] as u16;
+            for &j in picks.list() {
+                let mask = WILD_MASKS[j as usize & 15] as u16;
                 let mut base = 0u128;
                 let mut l = Lists::new();
                 for i in 0..5u8 {
@@ -37,7 +40,7 @@ impl MoveGen {
                         self.part::<CARDS>(LADDER[(pos + i) as usize], 1, &mut base, &mut l);
                     }
                 }
-                self.fin::<CARDS, S>(s, combo, POP5[mask as usize], base, &l);
+                self.fin::<CARDS, S>(s, combo, WILD_USED[j as usize & 15], base, &l);
             }
         }
     }
@@ -47,35 +50,35 @@ impl MoveGen {
         let l1 = to_ladder(self.c.ge(1) & NATURAL_RANKS);
         let l2 = to_ladder(self.c.ge(2) & NATURAL_RANKS);
         let windows = completable(&[!l1, !l2], 3, wild) & positions(self.min_pos.saturating_add(1), 12);
+        let (f1, f2) = if CARDS { (0, 0) } else { (self.c.first1(), self.c.first2()) };
+        let wb = [self.c.wild_bits(0), self.c.wild_bits(1), self.c.wild_bits(2)];
         for pos in bits(windows) {
-            let r = [LADDER[pos as usize], LADDER[pos as usize + 1], LADDER[pos as usize + 2]];
-            let d = r.map(|r| 2u8.saturating_sub(self.c.nat(r)));
-            if s.skip(TUBE_COUNT[wild as usize][d[0] as usize][d[1] as usize][d[2] as usize] as u32) {
+            let picks = &TUBE_PICKS[wild as usize][window(!l1, pos, 3) | window(!l2, pos, 3) << 3];
+            if s.skip(picks.n as u32) {
                 continue;
             }
-            let combo = Combo::new(Kind::Tube, r[0], 6);
+            let combo = Combo::new(Kind::Tube, LADDER[pos as usize], 6);
             if !CARDS {
-                // Pattern level: f[i][k] = the naturals of rank i when k wildcards replace some.
-                let f = r.map(|r| [self.first_bits(r, 2), self.first_bits(r, 1), 0]);
-                for k in TUBE_KS {
+                // Pattern level: the two lowest naturals of the ranks without
+                // a wildcard, the lowest of those with one.
+                let keep = &TUBE_KEEP[pos as usize & 15];
+                s.extend(picks.list().iter().map(|&i| {
+                    let k = TUBE_KS[i as usize % 10];
                     let used = k[0] + k[1] + k[2];
-                    if used <= wild && k[0] >= d[0] && k[1] >= d[1] && k[2] >= d[2] {
-                        self.one(s, combo, used, f[0][k[0] as usize] | f[1][k[1] as usize] | f[2][k[2] as usize]);
-                    }
-                }
+                    let [two, one] = keep[i as usize % 10];
+                    Move { cards: CardSet((f2 & two) | (f1 & one) | wb[used as usize & 3]), combo, wild: used }
+                }));
                 continue;
             }
-            for k in TUBE_KS {
-                let used = k[0] + k[1] + k[2];
-                if used > wild || k[0] < d[0] || k[1] < d[1] || k[2] < d[2] {
-                    continue;
-                }
+            let r = [LADDER[pos as usize], LADDER[pos as usize + 1], LADDER[pos as usize + 2]];
+            for &i in picks.list() {
+                let k = TUBE_KS[i as usize % 10];
                 let mut base = 0u128;
                 let mut l = Lists::new();
                 for i in 0..3 {
                     self.part::<CARDS>(r[i], 2 - k[i], &mut base, &mut l);
                 }
-                self.fin::<CARDS, S>(s, combo, used, base, &l);
+                self.fin::<CARDS, S>(s, combo, k[0] + k[1] + k[2], base, &l);
             }
         }
     }
