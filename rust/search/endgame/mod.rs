@@ -381,6 +381,8 @@ impl Solver {
         if phi < t {
             return Ok(false);
         }
+        let key = hk | meta(st);
+        self.table.prefetch(key);
         let base = self.moves.len();
         if st.top.is_some() {
             exact_plays(st, &mut self.moves);
@@ -389,7 +391,6 @@ impl Solver {
                 return self.child(st, hk, PASS, t);
             }
         }
-        let key = hk | meta(st);
         let mut hint = u16::MAX;
         if let Some(b) = self.table.probe(key) {
             if b.lo >= t || b.hi < t {
