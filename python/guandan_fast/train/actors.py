@@ -38,7 +38,7 @@ from guandan_fast.distributed.backends import make_backend
 from guandan_fast.models import Scorer, pick
 from guandan_fast.train.returns import MAX_TABLES, EpisodeTracker
 
-__all__ = ["ActorPool", "Cycle", "Layers", "SelfPlay", "SelfPlayActor", "check_layers", "mlp_forward", "numpy_scorer", "stream_seed"]
+__all__ = ["ActorPool", "Cycle", "Layers", "SelfPlay", "SelfPlayActor", "check_epsilon", "check_layers", "check_pool", "mlp_forward", "numpy_scorer", "stream_seed"]
 
 #: An MLP's layers: ``(weight, bias)`` per linear layer, weight ``(out, in)``, bias ``(out,)``, float32.
 Layers = Sequence[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]
@@ -103,6 +103,27 @@ def numpy_scorer(layers: Layers) -> Scorer:
     return score
 
 
+def check_epsilon(epsilon: float) -> float:
+    """`epsilon`, the chance of a random legal action, as a float in [0, 1];
+    anything else raises `InvalidArgumentError`."""
+    if not 0 <= check_number("epsilon", epsilon) <= 1:
+        raise InvalidArgumentError(f"epsilon must be a number in [0, 1], not {epsilon!r:.40}")
+    return float(epsilon)
+
+
+def check_pool(actors: int, streams: Optional[int], steps: int, steps_name: str = "steps") -> int:
+    """Checks an actor pool's shape: `actors` actors, `streams` streams
+    (None: one per actor; never fewer than the actors), `steps` vector
+    steps a stream per cycle (named `steps_name` in errors); returns the
+    number of streams."""
+    check_int("actors", actors, 1, MAX_ACTORS)
+    n = actors if streams is None else check_int("streams", streams, 1, MAX_STREAMS)
+    if n < actors:
+        raise InvalidArgumentError(f"streams ({n}) must be at least actors ({actors}): an actor without a stream has nothing to play")
+    check_int(steps_name, steps, 1, MAX_CYCLE_STEPS)
+    return n
+
+
 def stream_seed(seed: int, stream: int, start: int) -> int:
     """The 63-bit seed of stream `stream` of a run seeded by `seed` from vector step
     `start` on (a resumed run's streams play new deals)."""
@@ -119,9 +140,7 @@ class SelfPlay:
 
     def __init__(self, tables: int, *, seed: int, epsilon: float, rng: np.random.Generator, threads: int = 0) -> None:
         check_int("tables", tables, 1, MAX_TABLES)
-        if not 0 <= check_number("epsilon", epsilon) <= 1:
-            raise InvalidArgumentError(f"epsilon must be a number in [0, 1], not {epsilon!r:.40}")
-        self.epsilon = float(epsilon)
+        self.epsilon = check_epsilon(epsilon)
         self.rng = rng
         self.env = VectorEnv(tables, seed=seed, threads=threads, unit="deal", reward="deal")
         self.tracker = EpisodeTracker(tables)
@@ -238,14 +257,9 @@ class ActorPool:
         seed: int = 0,
         start: int = 0,
     ) -> None:
-        check_int("actors", actors, 1, MAX_ACTORS)
-        streams = actors if streams is None else check_int("streams", streams, 1, MAX_STREAMS)
-        if streams < actors:
-            raise InvalidArgumentError(f"streams ({streams}) must be at least actors ({actors}): an actor without a stream has nothing to play")
+        streams = check_pool(actors, streams, steps)
         check_int("tables", tables, 1, MAX_TABLES)
-        check_int("steps", steps, 1, MAX_CYCLE_STEPS)
-        if not 0 <= check_number("epsilon", epsilon) <= 1:
-            raise InvalidArgumentError(f"epsilon must be a number in [0, 1], not {epsilon!r:.40}")
+        check_epsilon(epsilon)
         check_int("seed", seed, 0, 2**64 - 1)
         check_int("start", start, 0, 2**64 - 1)
         be: Any = make_backend(backend, address=address)

@@ -25,7 +25,7 @@ from guandan_fast._core import DANZERO_ROW_SIZE, InvalidArgumentError, InvalidSt
 from guandan_fast.arguments import check_int, check_number
 from guandan_fast.distributed.backends import make_backend
 from guandan_fast.models import Scorer, load_onnx
-from guandan_fast.train.actors import ActorPool, SelfPlay
+from guandan_fast.train.actors import ActorPool, SelfPlay, check_epsilon, check_pool
 from guandan_fast.train.buffer import ReplayBuffer
 from guandan_fast.train.returns import MAX_TABLES, EpisodeTracker
 
@@ -176,8 +176,7 @@ class DMC:
         for name, value in (("lr", lr), ("replay_ratio", replay_ratio)):
             if not check_number(name, value) > 0:
                 raise InvalidArgumentError(f"{name} must be a finite number > 0, not {value!r:.40}")
-        if not 0 <= check_number("epsilon", epsilon) <= 1:
-            raise InvalidArgumentError(f"epsilon must be a number in [0, 1], not {epsilon!r:.40}")
+        check_epsilon(epsilon)
         check_int("buffer_size", buffer_size, batch_size, 2**32)
         self.config: dict[str, Any] = {
             "tables": tables,
@@ -229,10 +228,7 @@ class DMC:
         ``tables`` tables each, `cycle_steps` vector steps a stream per cycle.
         The pool starts at the first `act` (and again after `load`); `close`
         stops it. The arguments are checked here."""
-        check_int("actors", actors, 1, 2**12)
-        if streams is not None:
-            check_int("streams", streams, actors, 2**16)
-        check_int("cycle_steps", cycle_steps, 1, 2**20)
+        check_pool(actors, streams, cycle_steps, "cycle_steps")
         make_backend(backend, address=address)  # checks the pair; connects to nothing
         self.close()
         self._actor_options = {"backend": backend, "address": address, "actors": actors, "streams": streams, "steps": cycle_steps}
