@@ -272,7 +272,6 @@ class RayBackend:
             raise
         return out
 
-
     # ------------------------------------------------------------ actors
 
     def start(self, cls: Callable[..., Any], *args: Any) -> RayActor:
