@@ -8,8 +8,12 @@ on seats 0/2, half on 1/3, the two halves on the same seeds. The statistics
 come from the server's record lines (games and deals won with 95% Wilson
 intervals, 双上, levels gained, attempts at A, deals per game), the clients'
 faults from the server's log, and our bot's time per decision from
-``policy_action`` replayed on the recorded positions. See benches/README.md
-("Sparring").
+``policy_action`` replayed on the recorded positions. With more than one of
+our policies, each later one is compared with the first on the games they
+played on the same seeds and seats (paired: with ``--serve-arg=--max-deals=1``
+every game is one deal without tribute, which the field plays the same way
+each time, so the two differ only after their first different choice).
+See benches/README.md ("Sparring").
 
     git clone https://github.com/AltmanD/guandan_mcc benches/field
     python benches/sparring.py --field benches/field --ours rule --against ai1,ai4 --matches 2 --games-per-match 5
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import hashlib
 import json
 import os
 import re
@@ -108,11 +113,14 @@ def deal_rows(line: dict[str, Any]) -> list[dict[str, Any]]:
 def game_summary(line: dict[str, Any]) -> dict[str, Any]:
     """A finished game of a record line seen from our bots: ``ours`` (their
     team), ``winner`` (a team, None for a draw), its deal rows and the moves
-    the server's fallback policy made for a client that did not answer."""
+    the server's fallback policy made for a client that did not answer; its
+    ``seed`` and ``play`` (a digest of every action, to tell identical games)."""
     return {
         "ours": ours_team(line),
+        "seed": line["seed"],
         "winner": line["winner"],
         "deals": deal_rows(line),
+        "play": hashlib.sha256(json.dumps(line["deals"], sort_keys=True).encode()).hexdigest(),
         "fallbacks": sum(len(a) > 2 for d in line["deals"] for a in d["actions"]),
     }
 
@@ -153,6 +161,43 @@ def summarize(games: list[dict[str, Any]]) -> dict[str, Any]:
     out["deals_per_game"] = n / len(games) if games else None
     out["fallbacks"] = sum(g["fallbacks"] for g in games)
     return out
+
+
+def paired(base: list[dict[str, Any]], other: list[dict[str, Any]]) -> dict[str, Any]:
+    """`other`'s games (`game_summary` dicts) against `base`'s on the same
+    deals: the games of both with the same seed and our team on the same
+    seats, how many were played identically, how many each won where the
+    other did not, and the mean difference (other minus base) in games won
+    and in the share of deals won per game, with their 95% intervals (normal,
+    over the paired games)."""
+    def key(g: dict[str, Any]) -> tuple[int, int]:
+        return g["seed"], g["ours"]
+
+    mine = {key(g): g for g in base}
+    pairs = [(mine[key(g)], g) for g in other if key(g) in mine]
+
+    def diff(score: Any) -> dict[str, Any]:
+        xs = [score(o) - score(b) for b, o in pairs]
+        if not xs:
+            return {"mean": None, "ci95": None}
+        m = statistics.fmean(xs)
+        se = statistics.stdev(xs) / len(xs) ** 0.5 if len(xs) > 1 else float("inf")
+        return {"mean": m, "ci95": [m - 1.96 * se, m + 1.96 * se]}
+
+    def won(g: dict[str, Any]) -> int:
+        return int(g["winner"] == g["ours"])
+
+    def deal_share(g: dict[str, Any]) -> float:
+        return sum(r["winner"] == g["ours"] for r in g["deals"]) / len(g["deals"]) if g["deals"] else 0.0
+
+    return {
+        "n": len(pairs),
+        "identical": sum(b["play"] == o["play"] for b, o in pairs),
+        "only_base_won": sum(won(b) > won(o) for b, o in pairs),
+        "only_other_won": sum(won(o) > won(b) for b, o in pairs),
+        "games": diff(won),
+        "deal_share": diff(deal_share),
+    }
 
 
 _INVALID = re.compile(r"^seat (\d) \(.*\): invalid reply ", re.MULTILINE)
@@ -482,9 +527,11 @@ class PairPlan:
 
 
 def play_pair(plan: PairPlan, records: Path, clients: Any, setup: MatchSetup, *, retries: int,
-              connect_timeout: float, match_timeout: float, keep_logs: bool, say: Any = print) -> None:
-    """Plays the pair's matches not settled yet in its folder, one at a time,
-    retrying a match whose last client crashed while connecting."""
+              connect_timeout: float, match_timeout: float, keep_logs: bool, say: Any = print,
+              only: Optional[range] = None) -> None:
+    """Plays the pair's matches (those of `only`, by default all) not settled
+    yet in its folder, one at a time, retrying a match whose last client
+    crashed while connecting."""
     folder = pair_dir(records, plan.policy, plan.entrant)
     folder.mkdir(parents=True, exist_ok=True)
     attempts = read_attempts(folder)
@@ -494,7 +541,7 @@ def play_pair(plan: PairPlan, records: Path, clients: Any, setup: MatchSetup, *,
                                 f"{a['seed'] - (a['match'] // 2) * a['games_per_match']}: use another --records folder or the same settings")
     done = settled(attempts)
     for j in range(plan.matches):
-        if j in done:
+        if j in done or (only is not None and j not in only):
             continue
         tries = sum(a["match"] == j for a in attempts)
         for _ in range(retries + 1):
@@ -519,21 +566,31 @@ def play_pair(plan: PairPlan, records: Path, clients: Any, setup: MatchSetup, *,
             say(f"{plan.policy} vs {plan.entrant}: match {j + 1} crashed while connecting {retries + 1} times; left out")
 
 
+def settled_matches(folder: Path, attempts: Optional[list[dict[str, Any]]] = None) -> list[list[dict[str, Any]]]:
+    """The record lines of each settled match of a pair's folder, in match order."""
+    done = settled(read_attempts(folder) if attempts is None else attempts)
+    return [read_record(folder / f"{done[j]['stem']}.jsonl") for j in sorted(done)
+            if (folder / f"{done[j]['stem']}.jsonl").is_file()]
+
+
+def pair_games(folder: Path) -> list[dict[str, Any]]:
+    """Every finished game of a pair's settled matches (`game_summary` dicts)."""
+    return [game_summary(line) for lines in settled_matches(folder) for line in lines if line["type"] == "game"]
+
+
 def pair_report(folder: Path, time_limit: int) -> dict[str, Any]:
     """The statistics of a pair's folder: every finished game of its settled
     matches, the clients' faults over all attempts, our bot's time per decision."""
     attempts = read_attempts(folder)
     if not attempts:
         raise SparringError(f"{folder} holds no matches")
-    done = settled(attempts)
-    matches = [read_record(folder / f"{done[j]['stem']}.jsonl") for j in sorted(done)
-               if (folder / f"{done[j]['stem']}.jsonl").is_file()]
+    matches = settled_matches(folder, attempts)
     games = [game_summary(line) for lines in matches for line in lines if line["type"] == "game"]
     out = summarize(games)
     out.update(
         policy=attempts[0]["policy"],
         entrant=attempts[0]["entrant"],
-        matches=len(done),
+        matches=len(settled(attempts)),
         statuses={s: sum(a["status"] == s for a in attempts) for s in ("ok", "aborted", "timeout", "connect-crash")},
         faults={k: sum(a[k] for a in attempts) for k in ("bad_replies", "timeouts", "unasked")},
         aborted=[a["reason"] for a in attempts if a["status"] in ("aborted", "timeout")],
@@ -571,12 +628,32 @@ def markdown(reports: list[dict[str, Any]]) -> str:
     return "\n".join(rows)
 
 
+def _interval(d: dict[str, Any], scale: float = 100.0) -> str:
+    if d["mean"] is None:
+        return "—"
+    lo, hi = d["ci95"]
+    return f"{d['mean'] * scale:+.1f} ({lo * scale:+.1f} to {hi * scale:+.1f})"
+
+
+def paired_markdown(comparisons: list[dict[str, Any]]) -> str:
+    """The Markdown table of paired comparisons (`paired` dicts with
+    ``policy``, ``base`` and ``entrant``)."""
+    head = ("| ours | against the games of | vs | paired games | played identically | won by ours only / by the other only"
+            " | games won, difference in points (95% CI) | share of deals won, difference in points (95% CI) |")
+    rows = [head, "|" + "---|" * head.count(" | ") + "---|"]
+    for c in comparisons:
+        rows.append(f"| {c['policy']} | {c['base']} | {c['entrant']} | {c['n']} | {c['identical']} |"
+                    f" {c['only_other_won']} / {c['only_base_won']} | {_interval(c['games'])} | {_interval(c['deal_share'])} |")
+    return "\n".join(rows)
+
+
 # ---------------------------------------------------------------- command line
 
 
 def parse_args(argv: Optional[list[str]]) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--ours", default="rule", help="comma list of our policies (any --bots policy of serve; default rule)")
+    p.add_argument("--ours", default="rule", help="comma list of our policies (any --bots policy of serve; default rule); each later one is"
+                   " compared with the first on the same deals")
     p.add_argument("--against", default=",".join(FIELD), help=f"comma list of field entrants (default all: {','.join(FIELD)})")
     p.add_argument("--field", type=Path, default=Path("benches/field"), help="a clone of AltmanD/guandan_mcc (default benches/field)")
     p.add_argument("--client-cmd", metavar="TEMPLATE", help="instead of the field: the command of each client, with {python} {port} {name}")
@@ -593,7 +670,7 @@ def parse_args(argv: Optional[list[str]]) -> argparse.Namespace:
     p.add_argument("--python", default=sys.executable, help="the Python that runs the server and the clients (default this one; needs ws4py for the field)")
     p.add_argument("--records", type=Path, default=Path("benches/sparring-records"), help="folder of the raw records, one subfolder per pair (default benches/sparring-records)")
     p.add_argument("--keep-logs", action="store_true", help="keep the clients' logs of matches that ended well")
-    p.add_argument("--report", action="store_true", help="play nothing: report the pairs already in --records")
+    p.add_argument("--report", action="store_true", help="play nothing: report the pairs already in --records (and compare --ours's policies against --against)")
     p.add_argument("--time-decisions", type=int, default=200, metavar="N", help="our bot's decisions timed per pair (default 200; 0 = none)")
     p.add_argument("--out", type=Path, help="write the reports as JSON to this file")
     return p.parse_args(argv)
@@ -617,14 +694,25 @@ def main(argv: Optional[list[str]] = None) -> int:
                     clients: Any = lambda p, t=a.client_cmd: template_clients(t, a.python, p)  # noqa: E731
                 else:
                     clients = field_clients(a.field.resolve(), entrant, a.python)
-                for policy in policies:
-                    plan = PairPlan(policy, entrant, a.matches, a.games_per_match, a.seed)
-                    play_pair(plan, a.records, clients, setup, retries=a.retries, connect_timeout=a.connect_timeout,
-                              match_timeout=a.match_timeout, keep_logs=a.keep_logs)
+                # Two matches (both seatings of the same seeds) of every policy
+                # before the next two: a run cut short leaves them comparable.
+                for j in range(0, a.matches, 2):
+                    for policy in policies:
+                        plan = PairPlan(policy, entrant, a.matches, a.games_per_match, a.seed)
+                        play_pair(plan, a.records, clients, setup, retries=a.retries, connect_timeout=a.connect_timeout,
+                                  match_timeout=a.match_timeout, keep_logs=a.keep_logs, only=range(j, j + 2))
             folders = [pair_dir(a.records, p, e) for e in entrants for p in policies]
         else:
             folders = sorted(d for d in a.records.glob("*") if (d / "matches.jsonl").is_file())
         reports = [pair_report(d, a.time_decisions) for d in folders if (d / "matches.jsonl").is_file()]
+        comparisons = []
+        for entrant in entrants:
+            base = pair_dir(a.records, policies[0], entrant)
+            for policy in policies[1:]:
+                other = pair_dir(a.records, policy, entrant)
+                if read_attempts(base) and read_attempts(other):
+                    comparisons.append({"policy": policy, "base": policies[0], "entrant": entrant,
+                                        **paired(pair_games(base), pair_games(other))})
     except SparringError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -632,9 +720,12 @@ def main(argv: Optional[list[str]] = None) -> int:
         print("stopped: every process of the match was killed; run again to go on where it stopped", file=sys.stderr)
         return 130
     if a.out is not None:
-        a.out.write_text(json.dumps({"date": datetime.date.today().isoformat(), "pairs": reports}, indent=1, ensure_ascii=False) + "\n",
-                         encoding="utf-8")
+        a.out.write_text(json.dumps({"date": datetime.date.today().isoformat(), "pairs": reports, "paired": comparisons},
+                                    indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(markdown(reports))
+    if comparisons:
+        print()
+        print(paired_markdown(comparisons))
     return 0
 
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import socket
+import statistics
 import sys
 from pathlib import Path
 from typing import Any, Optional
@@ -234,3 +236,38 @@ def test_a_busy_port_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]
         args = ["--client-cmd", CLIENT, "--port", str(port), "--records", str(tmp_path), "--matches", "1"]
         assert sparring.main(args) == 2
     assert f"port {port} on 127.0.0.1 is busy" in capsys.readouterr().err
+
+
+def summary(seed: int, ours: int, won: bool, deals: int = 1, play: str = "x") -> dict[str, Any]:
+    winner = ours if won else 1 - ours
+    return {"ours": ours, "seed": seed, "winner": winner, "play": play, "fallbacks": 0,
+            "deals": [row(winner if i == deals - 1 else 1 - ours, [0, 1, 2, 3]) for i in range(deals)]}
+
+
+def test_paired_compares_the_games_of_the_same_seed_and_seats() -> None:
+    base = [summary(1, 0, True), summary(1, 1, False), summary(2, 0, True, play="y"), summary(3, 1, True)]
+    other = [summary(1, 0, True), summary(1, 1, True, play="z"), summary(2, 0, False), summary(4, 0, True),
+             summary(3, 0, True)]
+    p = sparring.paired(base, other)
+    # (1, 0), (1, 1) and (2, 0) are on both sides; (3, 1) and (4, 0), (3, 0) are not.
+    assert p["n"] == 3 and p["identical"] == 1
+    assert (p["only_other_won"], p["only_base_won"]) == (1, 1)
+    assert p["games"]["mean"] == pytest.approx(0.0)
+    lo, hi = p["games"]["ci95"]
+    assert lo < 0 < hi and hi == pytest.approx(1.96 * statistics.stdev([0, 1, -1]) / 3 ** 0.5)
+    # Two-deal games, the first lost: the share of deals won moves by half.
+    two = sparring.paired([summary(5, 0, False, deals=2)], [summary(5, 0, True, deals=2)])
+    assert two["deal_share"]["mean"] == pytest.approx(0.5) and two["games"]["mean"] == 1.0
+    empty = sparring.paired(base, [])
+    assert empty["n"] == 0 and empty["games"] == {"mean": None, "ci95": None}
+
+
+def test_policies_take_turns_by_seating_pair_and_are_compared(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    records, out = tmp_path / "records", tmp_path / "out.json"
+    args = ["--ours", "rule,greedy", "--client-cmd", CLIENT, "--label", "greedy-client", "--matches", "4",
+            "--games-per-match", "1", "--seed", "9", "--records", str(records), "--out", str(out), *QUICK]
+    assert sparring.main(args) == 0
+    said = [m.groups() for m in re.finditer(r"^(\S+) vs greedy-client: match (\d)/4", capsys.readouterr().out, re.MULTILINE)]
+    assert said == [(p, str(j)) for pair in ((1, 2), (3, 4)) for p in ("rule", "greedy") for j in pair]
+    comparison = json.loads(out.read_text(encoding="utf-8"))["paired"]
+    assert [(c["policy"], c["base"], c["n"]) for c in comparison] == [("greedy", "rule", 4)]
