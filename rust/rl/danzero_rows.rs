@@ -61,7 +61,15 @@ fn state_in_order(v: &View, order: CardOrder, out: &mut [f32]) {
 /// Writes one row per legal action of `legal` (the decision of `v`), in
 /// index order, into `out` (`legal.len() * DANZERO_ROW_SIZE` values, all written).
 pub fn danzero_rows(v: &View, legal: &LegalSet, order: CardOrder, out: &mut [f32]) {
-    let out = &mut out[..legal.len() * DANZERO_ROW_SIZE];
+    action_rows(v, legal.sorted().into_iter().map(|(_, cards)| cards), order, out);
+}
+
+/// Writes one row per action of `actions` (the cards each gives up, none
+/// for passing), in order, into `out` (`DANZERO_ROW_SIZE` values per
+/// action, all written): the rows `danzero_rows` writes for any list of
+/// actions of `v`'s seat (a search's candidates, say).
+pub fn action_rows(v: &View, actions: impl ExactSizeIterator<Item = CardSet>, order: CardOrder, out: &mut [f32]) {
+    let out = &mut out[..actions.len() * DANZERO_ROW_SIZE];
     let Some((first, rest)) = out.split_first_chunk_mut::<DANZERO_ROW_SIZE>() else {
         return;
     };
@@ -69,7 +77,7 @@ pub fn danzero_rows(v: &View, legal: &LegalSet, order: CardOrder, out: &mut [f32
     for row in rest.chunks_exact_mut(DANZERO_ROW_SIZE) {
         row[..DANZERO_SIZE].copy_from_slice(&first[..DANZERO_SIZE]);
     }
-    for ((_, cards), row) in legal.sorted().into_iter().zip(out.chunks_exact_mut(DANZERO_ROW_SIZE)) {
+    for (cards, row) in actions.zip(out.chunks_exact_mut(DANZERO_ROW_SIZE)) {
         action_columns(cards, order, &mut row[DANZERO_ACTION.range()]);
     }
 }
