@@ -71,6 +71,20 @@ pub enum Rollout {
     Mixed,
 }
 
+impl Rollout {
+    /// The rollout policy named `random`, `greedy`, `rule` or `mix` (the
+    /// rule policy for the first `MIX_CARDS` cards, greedy after).
+    pub fn from_name(name: &str) -> Option<Rollout> {
+        match name {
+            "random" => Some(Rollout::Random),
+            "greedy" => Some(Rollout::Greedy),
+            "rule" => Some(Rollout::Rule),
+            "mix" => Some(Rollout::Mixed),
+            _ => None,
+        }
+    }
+}
+
 /// Cards played by the rule policy at the start of a `Rollout::Mixed` rollout.
 pub const MIX_CARDS: u32 = 24;
 
