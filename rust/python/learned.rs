@@ -1,0 +1,203 @@
+//! The learned search (`model_search`) for Python: a Python callable as the
+//! search's `Evaluator`, called once per wave with the GIL taken back for
+//! that call only; conversion only.
+
+use super::*;
+use crate::error::Error;
+use crate::game::observe::Observation;
+use crate::parallel;
+use crate::rl::fields::DANZERO_ROW_SIZE;
+use crate::search::policy::Rollout;
+use crate::search::puct::{self, Evaluator, Puct};
+use crate::search::run::Run;
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::types::{PyBool, PyDict, PyList};
+use std::sync::Mutex;
+
+/// A Python callable scoring `(rows, 567)` float32 arrays as an `Evaluator`.
+struct PyModel {
+    model: Py<PyAny>,
+    name: String,
+    /// The exception the callable raised, for the caller to chain or re-raise.
+    raised: Mutex<Option<PyErr>>,
+}
+
+impl PyModel {
+    /// `model(rows)` as one finite float per row, else the error naming what was wrong.
+    fn scores(&self, py: Python<'_>, rows: &[f32], out: &mut Vec<f32>) -> crate::error::Result<()> {
+        let n = rows.len() / DANZERO_ROW_SIZE;
+        let bad = |m: String| Error::InvalidState(format!("model {} {m}", self.name));
+        let input = Array2::from_shape_vec((n, DANZERO_ROW_SIZE), rows.to_vec()).map_err(|e| bad(e.to_string()))?.into_pyarray(py);
+        let answer = match self.model.bind(py).call1((input,)) {
+            Ok(a) => a,
+            Err(e) => {
+                let kind = e.get_type(py).name().map(|t| t.to_string()).unwrap_or_else(|_| "an exception".into());
+                let msg = short(&e.value(py).to_string());
+                if let Ok(mut r) = self.raised.lock() {
+                    *r = Some(e);
+                }
+                return Err(bad(format!("raised {kind} scoring {n} rows: {msg}")));
+            }
+        };
+        let numbers = py
+            .import("numpy")
+            .and_then(|np| np.call_method1("asarray", (answer, "float64")))
+            .map_err(|e| bad(format!("did not return numbers for {n} rows: {}", short(&e.value(py).to_string()))))?;
+        let a = numbers.cast::<PyArrayDyn<f64>>().map_err(|_| bad(format!("did not return numbers for {n} rows")))?;
+        let shape = a.shape().to_vec();
+        if !(shape == [n] || shape == [n, 1]) {
+            let shown = match shape.as_slice() {
+                [k] => format!("({k},)"),
+                s => format!("({})", s.iter().map(|k| k.to_string()).collect::<Vec<_>>().join(", ")),
+            };
+            return Err(bad(format!("returned shape {shown} for {n} rows; expected one score per row, ({n},) or ({n}, 1)")));
+        }
+        let a = a.try_readonly().map_err(|_| bad("returned an array it is still writing".into()))?;
+        let view = a.as_array();
+        if view.iter().any(|x| !x.is_finite() || !(x.abs() <= f32::MAX as f64)) {
+            return Err(bad("returned a NaN or infinite score".into()));
+        }
+        out.extend(view.iter().map(|&x| x as f32));
+        Ok(())
+    }
+}
+
+impl Evaluator for PyModel {
+    fn evaluate(&self, rows: &[f32], out: &mut Vec<f32>) -> crate::error::Result<()> {
+        Python::attach(|py| self.scores(py, rows, out))
+    }
+}
+
+/// The first 200 characters of an exception's message.
+fn short(text: &str) -> String {
+    text.chars().take(200).collect()
+}
+
+/// A real-number option (an int or a float, not a bool); its range is the search's to check.
+fn real_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<f64> {
+    if obj.is_instance_of::<PyBool>() {
+        return Err(bad_arg(what, "a number", obj));
+    }
+    obj.extract::<f64>().map_err(|_| bad_arg(what, "a number", obj))
+}
+
+/// The options of `model_search`.
+#[allow(clippy::too_many_arguments)]
+fn options(
+    playouts: Option<&Bound<'_, PyAny>>,
+    wave: Option<&Bound<'_, PyAny>>,
+    prior: &Arg<'_>,
+    value: &Arg<'_>,
+    rollout: &Arg<'_>,
+    c_puct: Option<&Bound<'_, PyAny>>,
+    temperature: Option<&Bound<'_, PyAny>>,
+    card_order: &Arg<'_>,
+    think_ms: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Puct> {
+    let d = Puct::default();
+    let opts = Puct {
+        playouts: none_or(playouts, d.playouts as u64, |o| count_arg(o, "playouts", 1, puct::MAX_PLAYOUTS as u64))? as u32,
+        wave: none_or(wave, d.wave as u64, |o| count_arg(o, "wave", 1, puct::MAX_WAVE as u64))? as u32,
+        prior: flag_or(prior, "prior", d.prior)?,
+        value: flag_or(value, "value", d.value)?,
+        rollout: rollout.or(d.rollout, |o| name_arg(o, "rollout", "'rule', 'greedy', 'random' or 'mix'", Rollout::from_name))?,
+        c_puct: none_or(c_puct, d.c_puct, |o| real_arg(o, "c_puct"))?,
+        temperature: none_or(temperature, d.temperature, |o| real_arg(o, "temperature"))?,
+        card_order: card_order_arg(card_order)?,
+        think_ms: none_or(think_ms, 0, |o| count_arg(o, "think_ms", 0, u32::MAX as u64))? as u32,
+    };
+    opts.check()?;
+    Ok(opts)
+}
+
+/// The learned search's decision for the seat to act in `state` (a Game,
+/// or the Observation of that seat; never changed): information-set MCTS
+/// whose priors (softmax of the scores / `temperature`) and leaf values
+/// (the best score) come from `model`, a callable taking a `(rows, 567)`
+/// float32 array of DanZero rows and returning one score per row (the
+/// deal points the mover's team expects), called once per wave of `wave`
+/// leaves; with `value=False` the leaves are valued by rollouts of the
+/// policy `rollout`, with `prior=False` the priors are uniform. Returns a
+/// dict: the action, whether it searched (not for tribute, return or an
+/// obvious play), the root's actions with their visits, mean values (deal
+/// points) and priors, and the playouts, waves, model calls and rows.
+#[pyfunction]
+#[pyo3(signature = (state, model, *, playouts = None, wave = None, prior = LEFT_OUT, value = LEFT_OUT, rollout = LEFT_OUT, c_puct = None, temperature = None, card_order = LEFT_OUT, seed = None, threads = None, think_ms = None, name = None))]
+#[pyo3(
+    text_signature = "(state, model, *, playouts=200, wave=16, prior=True, value=True, rollout='rule', c_puct=1.5, temperature=1.0, card_order='rank-major', seed=0, threads=0, think_ms=0, name=None)"
+)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn model_search<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyAny>,
+    model: &Bound<'py, PyAny>,
+    playouts: Option<&Bound<'py, PyAny>>,
+    wave: Option<&Bound<'py, PyAny>>,
+    prior: Arg<'py>,
+    value: Arg<'py>,
+    rollout: Arg<'py>,
+    c_puct: Option<&Bound<'py, PyAny>>,
+    temperature: Option<&Bound<'py, PyAny>>,
+    card_order: Arg<'py>,
+    seed: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
+    think_ms: Option<&Bound<'py, PyAny>>,
+    name: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let opts = options(playouts, wave, &prior, &value, &rollout, c_puct, temperature, &card_order, think_ms)?;
+    let seed = none_or(seed, 0, |o| seed_arg(o))?;
+    let parts = parallel::parts(none_or(threads, 0, |o| threads_arg(o))?);
+    if !model.is_callable() {
+        return Err(bad_arg("model", "a callable (rows -> scores)", model));
+    }
+    let name = match name.filter(|n| !n.is_none()) {
+        Some(n) => n.cast::<PyString>().map_err(|_| bad_arg("name", "a str", n))?.to_cow()?.into_owned(),
+        None => model.get_type().name()?.to_string(),
+    };
+    let o: Observation = if let Ok(g) = state.cast::<PyGame>() {
+        let g = game_of(g)?;
+        g.0.observation(
+            g.0.current_player().ok_or_else(|| IllegalMoveError::new_err(format!("no action is expected in the {} phase", g.0.phase.name())))?,
+        )
+    } else if let Ok(o) = state.cast::<PyObservation>() {
+        o.get().0.clone()
+    } else {
+        return Err(bad_arg("state", "a Game or an Observation", state));
+    };
+    let ev = PyModel { model: model.clone().unbind(), name, raised: Mutex::new(None) };
+    let done = interruptible(py, |stop| puct::act(&o, &ev, &opts, seed, &Run::new(Mode::Pattern, parts, stop)));
+    let (action, report) = match done {
+        Ok(x) => x,
+        Err(e) => {
+            return Err(match ev.raised.lock().ok().and_then(|mut r| r.take()) {
+                // KeyboardInterrupt, SystemExit: passed on as they are.
+                Some(raised) if !raised.is_instance_of::<pyo3::exceptions::PyException>(py) => raised,
+                Some(raised) => {
+                    e.set_cause(py, Some(raised));
+                    e
+                }
+                None => e,
+            });
+        }
+    };
+    let level = o.level;
+    let report = report.unwrap_or_default();
+    let d = PyDict::new(py);
+    d.set_item("action", action_to_py(py, action, level)?)?;
+    d.set_item("searched", !report.actions.is_empty())?;
+    let items: Vec<Bound<'py, PyAny>> = report
+        .actions
+        .iter()
+        .map(|a| action_to_py(py, a.map_or(crate::game::Action::Pass, crate::game::Action::Play), level))
+        .collect::<PyResult<_>>()?;
+    d.set_item("actions", PyList::new(py, items)?)?;
+    d.set_item("visits", report.visits.into_pyarray(py))?;
+    d.set_item("q", report.q.into_pyarray(py))?;
+    d.set_item("prior", report.prior.into_pyarray(py))?;
+    d.set_item("playouts", report.playouts)?;
+    d.set_item("waves", report.waves)?;
+    d.set_item("calls", report.calls)?;
+    d.set_item("rows", report.rows)?;
+    Ok(d)
+}
