@@ -360,6 +360,12 @@ SPECS: list[Spec] = [
     Spec("OnnxBot", lambda _: lambda *a, **k: gf.OnnxBot(lambda rows: rows.sum(axis=1), *a, **k).act(GAMES["play"].clone()), (), 0,
          ("card_order", "temperature", "seed", "tribute", "encoding")),
     Spec("BatchedModel", lambda _: lambda *a, **k: gf.BatchedModel(*a, **k), ("model",), 1, ("card_order", "temperature", "seed")),
+    Spec("model_search", lambda _: lambda *a, **k: gf.model_search(GAMES["play"].clone(), lambda rows: rows.sum(axis=1), *a, **k), (), 0,
+         ("playouts", "wave", "prior", "value", "rollout", "c_puct", "temperature", "card_order", "seed", "threads", "think_ms", "name"),
+         overrides={"playouts": small_playouts, "wave": small_count, "threads": small_threads}),
+    Spec("ModelSearch", lambda _: lambda *a, **k: gf.ModelSearch(lambda rows: rows.sum(axis=1), *a, **k).act(GAMES["play"].clone()), (), 0,
+         ("playouts", "wave", "prior", "value", "rollout", "c_puct", "temperature", "card_order", "seed", "threads", "think_ms", "model_threads"),
+         overrides={"playouts": small_playouts, "wave": small_count, "threads": small_threads, "model_threads": small_threads}),
     # the action space
     Spec("actions.index", fn(gf.actions.index), ("action", "level"), 1),
     Spec("actions.action", fn(gf.actions.action), ("i", "state"), 2),

@@ -42,6 +42,7 @@ from guandan_fast._core import (
     legal_moves_array,
     legal_moves_batch,
     parse_cards,
+    model_search,
     policy_action,
     return_options,
     sample_hands,
@@ -63,7 +64,7 @@ from guandan_fast import actions  # noqa: E402
 from guandan_fast.arena import PitResult, pit  # noqa: E402
 from guandan_fast.distributed.runs import collect, simulate  # noqa: E402
 from guandan_fast.bots import GreedyBot, MCBot, RandomBot, RuleBot, SearchBot, play_deal  # noqa: E402
-from guandan_fast.models import BatchedModel, OnnxBot  # noqa: E402
+from guandan_fast.models import BatchedModel, ModelSearch, OnnxBot  # noqa: E402
 from guandan_fast.tournament import Tournament  # noqa: E402
 
 #: A move is a Combo: the cards played together with what they are declared as.
@@ -120,6 +121,7 @@ __all__ = [
     "legal_moves_array",
     "legal_moves_batch",
     "parse_cards",
+    "model_search",
     "policy_action",
     "pit",
     "PitResult",
@@ -130,6 +132,7 @@ __all__ = [
     "SearchBot",
     "OnnxBot",
     "BatchedModel",
+    "ModelSearch",
     "play_deal",
     "return_options",
     "sample_hands",

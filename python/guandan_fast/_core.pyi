@@ -7,7 +7,7 @@ underscore (type aliases and TypedDicts) exist only for type checkers.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, ClassVar, Final, Literal, TypedDict, final
 
 import numpy as np
@@ -30,6 +30,7 @@ __all__ = [
     "infer_hands",
     "hand_log_likelihood",
     "policy_action",
+    "model_search",
     "simulate_matches",
     "play_bot_match",
     "Rules",
@@ -195,6 +196,20 @@ class _Evaluation(TypedDict):
     win_prob: NDArray[np.float64]
     stderr: NDArray[np.float64]
     count: NDArray[np.uint64]
+
+class _ModelSearchResult(TypedDict):
+    """``model_search``: the action, and the root of the search (empty when it did not search)."""
+
+    action: _Action
+    searched: bool
+    actions: list[Combo | Pass]
+    visits: NDArray[np.uint32]
+    q: NDArray[np.float64]
+    prior: NDArray[np.float64]
+    playouts: int
+    waves: int
+    calls: int
+    rows: int
 
 class _MatchRecord(TypedDict):
     winner: int
@@ -1098,6 +1113,35 @@ def policy_action(
     """The action a built-in policy (`random`, `greedy`, `mc:N`, ...) takes in
     `game` (or in the Observation of the seat to move) for the seat to move,
     as a native playout would with a generator seeded by `seed`; a Monte Carlo decision is split into `threads` parts."""
+
+def model_search(
+    state: Game | Observation,
+    model: Callable[[NDArray[np.float32]], Any],
+    *,
+    playouts: int = ...,
+    wave: int = ...,
+    prior: bool = ...,
+    value: bool = ...,
+    rollout: Literal["rule", "greedy", "random", "mix"] = ...,
+    c_puct: float = ...,
+    temperature: float = ...,
+    card_order: Literal["rank-major", "suit-major"] = ...,
+    seed: int = ...,
+    threads: int = ...,
+    think_ms: int = ...,
+    name: str | None = ...,
+) -> _ModelSearchResult:
+    """The learned search's decision for the seat to act in `state` (a Game,
+    or the Observation of that seat; never changed): information-set MCTS
+    whose priors (softmax of the scores / `temperature`) and leaf values
+    (the best score) come from `model`, a callable taking a `(rows, 567)`
+    float32 array of DanZero rows and returning one score per row (the
+    deal points the mover's team expects), called once per wave of `wave`
+    leaves; with `value=False` the leaves are valued by rollouts of the
+    policy `rollout`, with `prior=False` the priors are uniform. Returns a
+    dict: the action, whether it searched (not for tribute, return or an
+    obvious play), the root's actions with their visits, mean values (deal
+    points) and priors, and the playouts, waves, model calls and rows."""
 
 def simulate_matches(specs: Iterable[_MatchSpecTuple], *, threads: int = ..., mode: _Mode = ...) -> list[_MatchRecord]:
     """Plays every match of `specs` (tuples `(policy_a, policy_b, rules, seed,

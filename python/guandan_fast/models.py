@@ -1,7 +1,8 @@
 """Learned models as players: a network that scores DanZero's 567-value rows
 (`danzero_actions`: the state and one candidate action per row) plays the
 best-scored legal action, one decision at a time (`OnnxBot`) or every table
-of a `VectorEnv` in one batch per step (`BatchedModel`). A model is an ONNX
+of a `VectorEnv` in one batch per step (`BatchedModel`), or guides a native
+search as its prior and leaf value (`ModelSearch`). A model is an ONNX
 file (run by onnxruntime, the ``[onnx]`` extra, imported only when a file is
 loaded) or any callable taking a ``(B, 567)`` float32 array and returning B
 scores. docs/models.md describes the formats.
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import operator
 import os
-from typing import Any, Callable, Literal, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -26,10 +27,14 @@ from guandan_fast._core import (
     _check_args,
     danzero_actions,
     index_action,
+    model_search,
     policy_action,
 )
 
-__all__ = ["BatchedModel", "MODEL_PREFIXES", "OnnxBot", "Scorer", "is_model_name", "load_onnx", "model_from_spec", "pick"]
+if TYPE_CHECKING:
+    from guandan_fast._core import _ModelSearchResult
+
+__all__ = ["BatchedModel", "MODEL_PREFIXES", "ModelSearch", "SEARCH_PREFIXES", "OnnxBot", "Scorer", "is_model_name", "load_onnx", "model_from_spec", "pick"]
 
 #: A model: ``(B, 567)`` float32 rows in, B scores out.
 Scorer = Callable[[npt.NDArray[np.float32]], Any]
@@ -265,20 +270,147 @@ class BatchedModel:
         return decision["legal"][pick(scores, offsets, self.temperature, self._rng)]
 
 
+#: Rollout policies of a `ModelSearch` (valuing its leaves when the model does not).
+_ROLLOUTS = ("rule", "greedy", "random", "mix")
+
+
+def _number(value: object, what: str, *, positive: bool) -> float:
+    """A finite real option, > 0 when `positive` else >= 0."""
+    ok = not isinstance(value, bool) and isinstance(value, (int, float)) and value != float("inf")
+    if not ok or not (value > 0 if positive else value >= 0):  # type: ignore[operator]
+        raise InvalidArgumentError(f"{what} must be a finite number {'>' if positive else '>='} 0, not {value!r:.40}")
+    return float(value)  # type: ignore[arg-type]
+
+
+def _flag(value: object, what: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise InvalidArgumentError(f"{what} must be True or False, not {value!r:.40}")
+    return bool(value)
+
+
+class ModelSearch:
+    """A native search guided by a learned model: information-set MCTS
+    (PUCT) of every legal action whose priors are the softmax of the model's
+    scores / `temperature` over a node's legal actions and whose leaves are
+    valued by the model's best score for the seat to move, the leaves
+    scored in waves of `wave`, one model call per wave, the search itself
+    in Rust without the GIL (`model_search`). With ``value=False`` the
+    leaves are valued by rollouts of the policy `rollout` ('rule', 'greedy',
+    'random' or 'mix'); with ``prior=False`` the priors are uniform (both
+    off: PUCT with rollouts, no model call). Tribute and return are the
+    rollout policy's, like a play that is the only one or goes out at once.
+
+    `model`: an ONNX file's path (onnxruntime, `model_threads` intra-op
+    threads) or a `Scorer` callable: ``(rows, 567)`` float32 in, one score
+    per row out, the deal points the mover's team expects after the row's
+    action (what `guandan_fast.train`'s DMC learns). Decision `k` (1, 2, ...)
+    is seeded by ``decision_seed(seed, k)``; with a playout budget the
+    decision does not depend on `threads`, with `think_ms` > 0 it stops on
+    the clock. docs/models.md, "Searching with a model".
+    """
+
+    def __init__(
+        self,
+        model: Union[str, os.PathLike[str], Scorer],
+        *,
+        playouts: int = 200,
+        wave: int = 16,
+        prior: bool = True,
+        value: bool = True,
+        rollout: Literal["rule", "greedy", "random", "mix"] = "rule",
+        c_puct: float = 1.5,
+        temperature: float = 1.0,
+        card_order: CardOrder = "rank-major",
+        seed: int = 0,
+        threads: int = 0,
+        think_ms: int = 0,
+        model_threads: int = 1,
+    ) -> None:
+        _check_args(seed=seed, threads=threads, playouts=playouts)
+        if isinstance(model_threads, bool) or not isinstance(model_threads, (int, np.integer)) or not 1 <= model_threads <= 256:
+            raise InvalidArgumentError(f"model_threads must be an int 1..256, not {model_threads!r:.40}")
+        for what, n in (("wave", wave), ("think_ms", think_ms)):
+            if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not (n >= (1 if what == "wave" else 0)):
+                raise InvalidArgumentError(f"{what} must be an int >= {1 if what == 'wave' else 0}, not {n!r:.40}")
+        if not isinstance(rollout, str) or rollout not in _ROLLOUTS:
+            raise InvalidArgumentError(f"rollout must be 'rule', 'greedy', 'random' or 'mix', not {rollout!r:.40}")
+        self.playouts = operator.index(playouts)
+        self.wave = operator.index(wave)
+        self.prior = _flag(prior, "prior")
+        self.value = _flag(value, "value")
+        self.rollout = rollout
+        self.c_puct = _number(c_puct, "c_puct", positive=False)
+        self.temperature = _number(temperature, "temperature", positive=True)
+        self.card_order = _card_order(card_order)
+        self.seed = operator.index(seed)
+        self.threads = operator.index(threads)
+        self.think_ms = operator.index(think_ms)
+        self._model, self._name = _scorer(model, operator.index(model_threads))
+        self._decisions = 0
+
+    def search(self, state: Game | Observation) -> _ModelSearchResult:
+        """The search of the decision of the seat to act in `state` (a Game
+        or that seat's Observation; never changed): a dict of the ``action``,
+        whether it ``searched``, the root's ``actions`` with their ``visits``,
+        mean values ``q`` (deal points) and ``prior``, and the ``playouts``,
+        ``waves``, model ``calls`` and ``rows`` it took."""
+        from guandan_fast.bots import decision_seed
+
+        k = self._decisions + 1
+        result = model_search(
+            state,
+            self._model,
+            playouts=self.playouts,
+            wave=self.wave,
+            prior=self.prior,
+            value=self.value,
+            rollout=self.rollout,
+            c_puct=self.c_puct,
+            temperature=self.temperature,
+            card_order=self.card_order,
+            seed=decision_seed(self.seed, k),
+            threads=self.threads,
+            think_ms=self.think_ms,
+            name=self._name,
+        )
+        self._decisions = k  # a refused call is not a decision
+        return result
+
+    def act(self, game: Game | Observation) -> Any:
+        """The action of the seat to act in `game` (a Game or that seat's Observation)."""
+        return self.search(game)["action"]
+
+    def __repr__(self) -> str:
+        return (
+            f"ModelSearch({self._name}, playouts={self.playouts}, wave={self.wave}, prior={self.prior}, "
+            f"value={self.value}, rollout={self.rollout!r})"
+        )
+
+
 #: Name prefixes of a model bot and the card order each reads.
 MODEL_PREFIXES = {"onnx:": "rank-major", "onnx-suit-major:": "suit-major"}
 
+#: Name prefixes of a model-guided search (`ModelSearch` with its defaults) and the card order each reads.
+SEARCH_PREFIXES = {"puct:": "rank-major", "puct-suit-major:": "suit-major"}
+
 
 def is_model_name(name: object) -> bool:
-    """Whether `name` names a model bot (``onnx:PATH`` or ``onnx-suit-major:PATH``)."""
-    return isinstance(name, str) and name.startswith(tuple(MODEL_PREFIXES))
+    """Whether `name` names a model bot (``onnx:PATH``, ``onnx-suit-major:PATH``)
+    or a model-guided search (``puct:PATH``, ``puct-suit-major:PATH``)."""
+    return isinstance(name, str) and name.startswith(tuple(MODEL_PREFIXES) + tuple(SEARCH_PREFIXES))
 
 
-def model_from_spec(spec: str, *, seed: int = 0) -> OnnxBot:
+def model_from_spec(spec: str, *, seed: int = 0) -> Union[OnnxBot, ModelSearch]:
     """The bot of a name ``onnx:PATH`` (``onnx-suit-major:PATH`` for the
-    suit-major card order), the model loaded and checked now;
+    suit-major card order) or the search ``puct:PATH`` (``puct-suit-major:PATH``;
+    a `ModelSearch` with its defaults), the model loaded and checked now;
     `InvalidArgumentError` for anything else."""
     for prefix, order in MODEL_PREFIXES.items():
         if isinstance(spec, str) and spec.startswith(prefix) and spec[len(prefix) :]:
             return OnnxBot(spec[len(prefix) :], card_order=order, seed=seed)  # type: ignore[arg-type]
-    raise InvalidArgumentError(f"a model bot is named onnx:PATH or onnx-suit-major:PATH, not {spec!r:.60}")
+    for prefix, order in SEARCH_PREFIXES.items():
+        if isinstance(spec, str) and spec.startswith(prefix) and spec[len(prefix) :]:
+            return ModelSearch(spec[len(prefix) :], card_order=order, seed=seed)  # type: ignore[arg-type]
+    raise InvalidArgumentError(
+        f"a model bot is named onnx:PATH, onnx-suit-major:PATH, puct:PATH or puct-suit-major:PATH, not {spec!r:.60}"
+    )
