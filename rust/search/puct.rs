@@ -467,7 +467,9 @@ pub fn search<R: Chooser, E: Evaluator>(
         let mut expanded: Vec<Expanded> = (0..b).map(|_| Expanded::default()).collect();
         let one = |i: u64, buf: &mut Vec<Move>| expand(&leaves[i as usize], history, rollout, &scores, opts, seed, done + i, buf, run);
         if run.parts <= 1 {
-            parallel::fill(&mut expanded, 1, run.stop, one)?;
+            for (i, slot) in expanded.iter_mut().enumerate() {
+                *slot = one(i as u64, &mut buf)?;
+            }
         } else {
             parallel::pool()?.install(|| parallel::fill(&mut expanded, run.parts, run.stop, one))?;
         }
