@@ -55,7 +55,7 @@ impl PyModel {
         }
         let a = a.try_readonly().map_err(|_| bad("returned an array it is still writing".into()))?;
         let view = a.as_array();
-        if view.iter().any(|x| !x.is_finite() || !(x.abs() <= f32::MAX as f64)) {
+        if view.iter().any(|x| !x.is_finite() || x.abs() > f32::MAX as f64) {
             return Err(bad("returned a NaN or infinite score".into()));
         }
         out.extend(view.iter().map(|&x| x as f32));

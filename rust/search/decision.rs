@@ -4,7 +4,7 @@
 use crate::cards::cardset::CardSet;
 use crate::error::Result;
 use crate::game::trick::PlayState;
-use crate::movegen::Move;
+use crate::movegen::{Mode, Move};
 use crate::search::context::Context;
 use crate::search::sample::{Constraints, Sampler};
 
@@ -74,6 +74,21 @@ pub fn push_candidates(state: &PlayState, moves: &[Move], out: &mut Vec<Option<M
         out.push(None);
     }
     out.extend(moves.iter().map(|&m| Some(m)));
+}
+
+/// The actions of a tree node into `out` (cleared first): `roots` at the
+/// root, else the candidates of the plays of the seat to move in `state`,
+/// listed by `mode` into the scratch `buf`.
+#[inline]
+pub fn node_actions(at_root: bool, roots: &[Option<Move>], state: &PlayState, mode: Mode, buf: &mut Vec<Move>, out: &mut Vec<Option<Move>>) {
+    out.clear();
+    if at_root {
+        out.extend_from_slice(roots);
+    } else {
+        buf.clear();
+        state.moves(mode, buf);
+        push_candidates(state, buf, out);
+    }
 }
 
 /// The decision no search is needed for: the only legal action, or a play

@@ -16,7 +16,7 @@ use crate::movegen::Move;
 use crate::parallel;
 use crate::rng::{derive_seed, Rng};
 use crate::search::choosers::Chooser;
-use crate::search::decision::{push_candidates, Decision};
+use crate::search::decision::{node_actions, Decision};
 use crate::search::playout::playout;
 use crate::search::policy::{Search, Value};
 use crate::search::run::Run;
@@ -112,14 +112,7 @@ impl Tree {
         let mut at = 0usize;
         loop {
             let mover = st.current;
-            self.legal.clear();
-            if at == 0 {
-                self.legal.extend_from_slice(roots);
-            } else {
-                buf.clear();
-                st.moves(run.mode, buf);
-                push_candidates(st, buf, &mut self.legal);
-            }
+            node_actions(at == 0, roots, st, run.mode, buf, &mut self.legal);
             let pick = self.nodes[at].select(&self.legal, rng);
             let child = &self.nodes[at].children[pick];
             let (fresh, action, next) = (child.visits == 0, child.action, child.node);

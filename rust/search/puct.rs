@@ -37,7 +37,7 @@ use crate::rl::fields::DANZERO_ROW_SIZE;
 use crate::rng::{derive_seed, Rng};
 use crate::search::choosers::{Chooser, Greedy, Mixed, Random, RuleBased};
 use crate::search::context::Context;
-use crate::search::decision::{obvious, push_candidates, Decision};
+use crate::search::decision::{node_actions, obvious, push_candidates, Decision};
 use crate::search::playout::playout;
 use crate::search::policy::{Policy, Rollout, Value, MIX_CARDS};
 use crate::search::run::Run;
@@ -274,6 +274,7 @@ impl Tree {
     /// `roots`) by PUCT until a child never visited nor pending, the deal's
     /// end or a child without a node, counting a pending visit on every step;
     /// the last child reached gets a node (unless the deal is over).
+    #[allow(clippy::too_many_arguments)]
     fn descend(
         &mut self,
         mut st: PlayState,
@@ -289,14 +290,7 @@ impl Tree {
         let mut at = 0usize;
         loop {
             let mover = st.current;
-            self.legal.clear();
-            if at == 0 {
-                self.legal.extend_from_slice(roots);
-            } else {
-                buf.clear();
-                st.moves(run.mode, buf);
-                push_candidates(&st, buf, &mut self.legal);
-            }
+            node_actions(at == 0, roots, &st, run.mode, buf, &mut self.legal);
             let pick = self.nodes[at].select(&self.legal, opts.c_puct, opts.prior, rng, &mut self.at);
             let child = &mut self.nodes[at].children[pick];
             let fresh = child.visits == 0 && child.pending == 0;
