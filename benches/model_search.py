@@ -25,6 +25,7 @@ import numpy as np
 
 import guandan_fast as gf
 from guandan_fast.models import ModelSearch
+from guandan_fast.train.actors import numpy_scorer
 
 MODES = {"prior+value": (True, True), "prior": (True, False), "none": (False, False), "model-alone": None}
 
@@ -63,6 +64,17 @@ def duel(make_model_bot, opponent: str, deals: int, threads: int) -> tuple[int, 
     return won, points, played, times
 
 
+#: DanZero's network: 567 inputs, one score.
+SIZES = [gf.DANZERO_ROW_SIZE, 512, 1024, 512, 1024, 512, 1]
+
+
+def random_mlp(seed: int = 0) -> object:
+    """A ReLU MLP of `SIZES` with seeded random weights, scored by numpy (`numpy_scorer`)."""
+    rng = np.random.default_rng(seed)
+    layers = [(rng.normal(0, 1 / np.sqrt(a), (b, a)).astype(np.float32), np.zeros(b, np.float32)) for a, b in zip(SIZES, SIZES[1:])]
+    return numpy_scorer(layers)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("model", nargs="?", help="an ONNX file of a DanZero-family network")
@@ -74,9 +86,7 @@ def main() -> None:
     ap.add_argument("--modes", nargs="+", default=list(MODES), choices=list(MODES))
     args = ap.parse_args()
     if args.random or not args.model:
-        from test_bench_model_search import NumpyMLP
-
-        model: object = NumpyMLP()
+        model: object = random_mlp()
     else:
         from guandan_fast.models import load_onnx
 

@@ -18,27 +18,10 @@ import numpy as np
 import pytest
 
 import guandan_fast as gf
+from model_search import random_mlp
 
-SIZES = [gf.DANZERO_ROW_SIZE, 512, 1024, 512, 1024, 512, 1]
 PLAYOUTS = 128
 WAVE = 16
-
-
-class NumpyMLP:
-    """A ReLU MLP of `SIZES` with seeded random weights, run by numpy."""
-
-    def __init__(self, seed: int = 0) -> None:
-        rng = np.random.default_rng(seed)
-        self.layers = [
-            (rng.normal(0, 1 / np.sqrt(a), (a, b)).astype(np.float32), np.zeros(b, np.float32)) for a, b in zip(SIZES, SIZES[1:])
-        ]
-
-    def __call__(self, x: np.ndarray) -> np.ndarray:
-        for i, (w, b) in enumerate(self.layers):
-            x = x @ w + b
-            if i < len(self.layers) - 1:
-                np.maximum(x, 0, out=x)
-        return x
 
 
 def positions(n: int = 4) -> list[gf.Game]:
@@ -58,7 +41,7 @@ def positions(n: int = 4) -> list[gf.Game]:
     ids=["prior+value", "prior+rule-rollouts", "no-model(rule-rollouts)", "no-model(greedy-rollouts)"],
 )
 def test_model_search_playouts_per_second(benchmark, prior, value, rollout):
-    model = NumpyMLP()
+    model = random_mlp()
     games = positions()
 
     def run():

@@ -9,7 +9,10 @@
 //! - [`danzero_rows`]: DanZero's network input for every legal action of a decision;
 //! - [`episode`]: one seeded episode with native seats and rewards;
 //! - [`vecenv`]: N tables stepped together;
-//! - [`collect`]: trajectories of native policies, one row a decision.
+//! - [`collect`]: trajectories of native policies, one row a decision;
+//! - [`puct`]: information-set MCTS guided by a learned evaluator (an
+//!   `Evaluator`: batched rows of DanZero's 567 values in, one value per
+//!   row out) as prior and leaf value, its leaves valued in waves.
 
 pub mod action_space;
 pub mod collect;
@@ -18,6 +21,7 @@ pub mod encodings;
 pub mod episode;
 pub mod fields;
 pub mod legal;
+pub mod puct;
 pub mod vecenv;
 
 pub use action_space::{action_index, describe, entry, play_index, Entry, PASS_INDEX, RETURN_BASE, SIZE, TRIBUTE_BASE};

@@ -18,9 +18,6 @@
 //! - `playout`: a deal played to its end by any chooser, or scored;
 //! - `montecarlo`, `ismcts`, `focus`: the searches, generic over the
 //!   rollout chooser (`focus` also over the world source and the leaf);
-//!   `puct`: information-set MCTS guided by a learned evaluator (an
-//!   `Evaluator`: batched rows of DanZero's 567 values in, one value per
-//!   row out) as prior and leaf value, its leaves valued in waves;
 //! - `decide`: the one place that maps a `Policy` to its chooser or search
 //!   (and four seats' policies to one chooser), and the action it takes in a
 //!   game or from an observation;
@@ -46,7 +43,6 @@ pub mod matches;
 pub mod montecarlo;
 pub mod playout;
 pub mod policy;
-pub mod puct;
 pub mod run;
 pub mod sample;
 pub mod simulate;
