@@ -190,7 +190,10 @@ def _workers_started(pid: int) -> bool:
 
 def _interrupt(cmd: list[str]) -> subprocess.CompletedProcess[str]:
     """Starts `cmd`, waits until its long call runs, sends SIGINT and collects it (a generous bound)."""
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT)
+    # A runner started in the background (`cmd &`) ignores SIGINT, and its
+    # children would inherit that: the child starts with the default instead.
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
     while not _workers_started(p.pid) and p.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -10,6 +10,7 @@ input raises the package's own errors and changes no table.
 from __future__ import annotations
 
 import _thread
+import signal
 import sys
 import threading
 from pathlib import Path
@@ -282,9 +283,15 @@ def test_ctrl_c_stops_a_step_of_searching_opponents_and_changes_no_table() -> No
     before = env.episode(0).position()
     arrays = {k: v.copy() for k, v in out.items()}
     timer = threading.Timer(0.3, _thread.interrupt_main)
-    timer.start()
-    with pytest.raises(KeyboardInterrupt):
-        env.step(out["mask"].argmax(axis=1))  # the opponent after seat 0 then searches for ever
-    timer.join()
+    # A runner started in the background (`cmd &`) ignores SIGINT, and then
+    # interrupt_main does nothing: Python's own handler is put back meanwhile.
+    handler = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            env.step(out["mask"].argmax(axis=1))  # the opponent after seat 0 then searches for ever
+        timer.join()
+    finally:
+        signal.signal(signal.SIGINT, handler)
     assert env.episode(0).position() == before
     assert all(np.array_equal(out[k], arrays[k]) for k in arrays)
