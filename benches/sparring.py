@@ -578,14 +578,16 @@ def pair_games(folder: Path) -> list[dict[str, Any]]:
     return [game_summary(line) for lines in settled_matches(folder) for line in lines if line["type"] == "game"]
 
 
-def pair_report(folder: Path, time_limit: int) -> dict[str, Any]:
+def pair_report(folder: Path, time_limit: int, games: Optional[list[dict[str, Any]]] = None) -> dict[str, Any]:
     """The statistics of a pair's folder: every finished game of its settled
-    matches, the clients' faults over all attempts, our bot's time per decision."""
+    matches (`games`, when its `pair_games` are at hand), the clients' faults
+    over all attempts, our bot's time per decision."""
     attempts = read_attempts(folder)
     if not attempts:
         raise SparringError(f"{folder} holds no matches")
     matches = settled_matches(folder, attempts)
-    games = [game_summary(line) for lines in matches for line in lines if line["type"] == "game"]
+    if games is None:
+        games = [game_summary(line) for lines in matches for line in lines if line["type"] == "game"]
     out = summarize(games)
     out.update(
         policy=attempts[0]["policy"],
@@ -704,15 +706,17 @@ def main(argv: Optional[list[str]] = None) -> int:
             folders = [pair_dir(a.records, p, e) for e in entrants for p in policies]
         else:
             folders = sorted(d for d in a.records.glob("*") if (d / "matches.jsonl").is_file())
-        reports = [pair_report(d, a.time_decisions) for d in folders if (d / "matches.jsonl").is_file()]
+        # Each folder's games replayed once, for its report and its comparisons.
+        played = {d: pair_games(d) for d in folders if read_attempts(d)}
+        reports = [pair_report(d, a.time_decisions, played.get(d)) for d in folders if (d / "matches.jsonl").is_file()]
         comparisons = []
         for entrant in entrants:
             base = pair_dir(a.records, policies[0], entrant)
             for policy in policies[1:]:
                 other = pair_dir(a.records, policy, entrant)
-                if read_attempts(base) and read_attempts(other):
+                if base in played and other in played:
                     comparisons.append({"policy": policy, "base": policies[0], "entrant": entrant,
-                                        **paired(pair_games(base), pair_games(other))})
+                                        **paired(played[base], played[other])})
     except SparringError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
