@@ -259,7 +259,8 @@ def time_decisions(matches: list[list[dict[str, Any]]], limit: int) -> dict[str,
     if not total:
         return {"n": 0, "mean_ms": None, "p90_ms": None, "max_ms": None, "same_action": None}
     stride = max(1, total // limit)
-    times, same, i = [], 0, 0
+    times: list[float] = []
+    same, i = 0, 0
     for lines in matches:
         for game, policy, seed, recorded in bot_decisions(lines):
             i += 1

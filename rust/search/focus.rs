@@ -31,6 +31,7 @@ use crate::search::decision::Decision;
 use crate::search::leaf::Leaf;
 use crate::search::playout::Scoring;
 use crate::search::run::Run;
+use crate::search::tuning::param;
 use crate::search::value::Scores;
 use crate::search::worlds::Worlds;
 use rayon::prelude::*;
@@ -71,9 +72,11 @@ pub const KEEP_Z: f64 = 1.0;
 const MIN_WORLDS: usize = 8;
 
 impl Race {
-    /// The default schedule for `playouts` playouts.
+    /// The default schedule for `playouts` playouts (with the `tuning`
+    /// feature, `rounds`, and `drop_z` and `keep_z` in hundredths, may be set).
     pub fn new(playouts: u64) -> Race {
-        Race { playouts, rounds: ROUNDS, drop_z: DROP_Z, keep_z: KEEP_Z }
+        let z = |name, default: f64| param(name, (default * 100.0) as i32) as f64 / 100.0;
+        Race { playouts, rounds: param("rounds", ROUNDS as i32).max(1) as u64, drop_z: z("drop_z", DROP_Z), keep_z: z("keep_z", KEEP_Z) }
     }
 }
 

@@ -2,6 +2,7 @@
 //! the exact endgame solver and parallel simulation.
 //!
 //! The modules, each using only those above it in this list:
+//! - `tuning`: constants that tuning scripts may set without rebuilding;
 //! - `run`, `context`, `sample`, `decision`: how a computation runs, what
 //!   the players know (and the score of a finished deal), the hidden hands
 //!   dealt from it, one decision to search;
@@ -46,5 +47,6 @@ pub mod policy;
 pub mod run;
 pub mod sample;
 pub mod simulate;
+pub mod tuning;
 pub mod value;
 pub mod worlds;

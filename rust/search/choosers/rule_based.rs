@@ -18,6 +18,7 @@ use crate::rng::Rng;
 use crate::search::choosers::{best_by, tribute_by, Chooser};
 use crate::search::context::Context;
 use crate::search::run::Run;
+use crate::search::tuning::param;
 
 /// The rule policy.
 #[derive(Clone, Copy, Debug, Default)]
@@ -65,31 +66,6 @@ const URGENT_GAIN: i32 = -40;
 /// What a follow nobody can beat (but with a bomb) is worth besides its
 /// gain: the lead it takes.
 const BOSS_BONUS: i32 = 40;
-
-/// A parameter of the policy: `default`, or with the `tuning` feature the
-/// value `GUANDAN_RULE_PARAMS` gives `name` (`"name=value,..."`, read once),
-/// so a tuning script can try values without rebuilding.
-#[cfg(not(feature = "tuning"))]
-#[inline(always)]
-fn param(_name: &str, default: i32) -> i32 {
-    default
-}
-
-#[cfg(feature = "tuning")]
-fn param(name: &str, default: i32) -> i32 {
-    static PARAMS: std::sync::OnceLock<Vec<(String, i32)>> = std::sync::OnceLock::new();
-    let params = PARAMS.get_or_init(|| {
-        let text = std::env::var("GUANDAN_RULE_PARAMS").unwrap_or_default();
-        text.split(',')
-            .filter(|kv| !kv.trim().is_empty())
-            .map(|kv| {
-                let (k, v) = kv.split_once('=').expect("GUANDAN_RULE_PARAMS holds name=value pairs");
-                (k.trim().to_string(), v.trim().parse().expect("an integer value"))
-            })
-            .collect()
-    });
-    params.iter().find(|(k, _)| k == name).map_or(default, |&(_, v)| v)
-}
 
 /// What the seat to move sees: its hand and plan, the table, the cards
 /// nobody has shown.
