@@ -166,16 +166,30 @@ def test_bad_options_are_refused() -> None:
         {"seed": 1.5},
         {"threads": -1},
         {"think_ms": -1},
+        {"wave": 5000},
+        {"playouts": 2**24 + 1},
     ]:
-        with pytest.raises(gf.InvalidArgumentError):
+        what = next(iter(kw))
+        with pytest.raises(gf.InvalidArgumentError, match=f"^{what} must be"):
             gf.model_search(g, m, **kw)  # type: ignore[arg-type]
-        with pytest.raises(gf.InvalidArgumentError):
+        with pytest.raises(gf.InvalidArgumentError, match=f"^{what} must be"):
             ModelSearch(m, **kw)  # type: ignore[arg-type]
+    for bad in (0, 257, 1.0, True, "2"):
+        with pytest.raises(gf.InvalidArgumentError, match="^model_threads must be"):
+            ModelSearch(m, model_threads=bad)  # type: ignore[arg-type]
     with pytest.raises(gf.InvalidArgumentError):
         gf.model_search(g, "not callable")  # type: ignore[arg-type]
     with pytest.raises(gf.InvalidArgumentError):
         ModelSearch(42)  # type: ignore[arg-type]
     assert m.calls == []
+
+
+def test_a_model_search_keeps_its_options_as_the_engine_reads_them() -> None:
+    bot = ModelSearch(Recorder(), playouts=np.int64(40), c_puct=2, prior=np.bool_(False), temperature=np.float32(0.5), seed=-1, rollout="mix")
+    assert (bot.playouts, bot.wave, bot.prior, bot.value, bot.rollout) == (40, 16, False, True, "mix")
+    assert (bot.c_puct, bot.temperature, bot.card_order, bot.seed, bot.threads, bot.think_ms) == (2.0, 0.5, "rank-major", -1, 0, 0)
+    assert type(bot.playouts) is int and type(bot.prior) is bool and type(bot.c_puct) is float
+    assert repr(bot) == "ModelSearch(Recorder, playouts=40, wave=16, prior=False, value=True, rollout='mix')"
 
 
 def test_tribute_and_obvious_plays_do_not_call_the_model() -> None:

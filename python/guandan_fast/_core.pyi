@@ -31,6 +31,7 @@ __all__ = [
     "hand_log_likelihood",
     "policy_action",
     "model_search",
+    "_search_options",
     "simulate_matches",
     "play_bot_match",
     "Rules",
@@ -210,6 +211,22 @@ class _ModelSearchResult(TypedDict):
     waves: int
     calls: int
     rows: int
+
+class _SearchOptions(TypedDict):
+    """``_search_options``: the options of a `ModelSearch`, checked."""
+
+    playouts: int
+    wave: int
+    prior: bool
+    value: bool
+    rollout: Literal["rule", "greedy", "random", "mix"]
+    c_puct: float
+    temperature: float
+    card_order: Literal["rank-major", "suit-major"]
+    seed: int
+    threads: int
+    think_ms: int
+    model_threads: int
 
 class _MatchRecord(TypedDict):
     winner: int
@@ -1142,6 +1159,27 @@ def model_search(
     dict: the action, whether it searched (not for tribute, return or an
     obvious play), the root's actions with their visits, mean values (deal
     points) and priors, and the playouts, waves, model calls and rows."""
+
+def _search_options(
+    *,
+    playouts: object = ...,
+    wave: object = ...,
+    prior: object = ...,
+    value: object = ...,
+    rollout: object = ...,
+    c_puct: object = ...,
+    temperature: object = ...,
+    card_order: object = ...,
+    seed: object = ...,
+    threads: object = ...,
+    think_ms: object = ...,
+    model_threads: object = ...,
+) -> _SearchOptions:
+    """The options of a `ModelSearch` checked as `model_search` checks them
+    (`model_threads`, the threads of an ONNX model's session, 1..256): a dict
+    of `playouts`, `wave`, `prior`, `value`, `rollout`, `c_puct`,
+    `temperature`, `card_order`, `seed` (as given), `threads`, `think_ms` and
+    `model_threads`, each left out or None its default."""
 
 def simulate_matches(specs: Iterable[_MatchSpecTuple], *, threads: int = ..., mode: _Mode = ...) -> list[_MatchRecord]:
     """Plays every match of `specs` (tuples `(policy_a, policy_b, rules, seed,

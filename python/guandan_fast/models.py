@@ -25,6 +25,7 @@ from guandan_fast._core import (
     InvalidStateError,
     Observation,
     _check_args,
+    _search_options,
     danzero_actions,
     index_action,
     model_search,
@@ -270,24 +271,6 @@ class BatchedModel:
         return decision["legal"][pick(scores, offsets, self.temperature, self._rng)]
 
 
-#: Rollout policies of a `ModelSearch` (valuing its leaves when the model does not).
-_ROLLOUTS = ("rule", "greedy", "random", "mix")
-
-
-def _number(value: object, what: str, *, positive: bool) -> float:
-    """A finite real option, > 0 when `positive` else >= 0."""
-    ok = not isinstance(value, bool) and isinstance(value, (int, float)) and value != float("inf")
-    if not ok or not (value > 0 if positive else value >= 0):  # type: ignore[operator]
-        raise InvalidArgumentError(f"{what} must be a finite number {'>' if positive else '>='} 0, not {value!r:.40}")
-    return float(value)  # type: ignore[arg-type]
-
-
-def _flag(value: object, what: str) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise InvalidArgumentError(f"{what} must be True or False, not {value!r:.40}")
-    return bool(value)
-
-
 class ModelSearch:
     """A native search guided by a learned model: information-set MCTS
     (PUCT) of every legal action whose priors are the softmax of the model's
@@ -326,26 +309,22 @@ class ModelSearch:
         think_ms: int = 0,
         model_threads: int = 1,
     ) -> None:
-        _check_args(seed=seed, threads=threads, playouts=playouts)
-        if isinstance(model_threads, bool) or not isinstance(model_threads, (int, np.integer)) or not 1 <= model_threads <= 256:
-            raise InvalidArgumentError(f"model_threads must be an int 1..256, not {model_threads!r:.40}")
-        for what, n in (("wave", wave), ("think_ms", think_ms)):
-            if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not (n >= (1 if what == "wave" else 0)):
-                raise InvalidArgumentError(f"{what} must be an int >= {1 if what == 'wave' else 0}, not {n!r:.40}")
-        if not isinstance(rollout, str) or rollout not in _ROLLOUTS:
-            raise InvalidArgumentError(f"rollout must be 'rule', 'greedy', 'random' or 'mix', not {rollout!r:.40}")
-        self.playouts = operator.index(playouts)
-        self.wave = operator.index(wave)
-        self.prior = _flag(prior, "prior")
-        self.value = _flag(value, "value")
-        self.rollout = rollout
-        self.c_puct = _number(c_puct, "c_puct", positive=False)
-        self.temperature = _number(temperature, "temperature", positive=True)
-        self.card_order = _card_order(card_order)
-        self.seed = operator.index(seed)
-        self.threads = operator.index(threads)
-        self.think_ms = operator.index(think_ms)
-        self._model, self._name = _scorer(model, operator.index(model_threads))
+        o = _search_options(
+            playouts=playouts, wave=wave, prior=prior, value=value, rollout=rollout, c_puct=c_puct, temperature=temperature,
+            card_order=card_order, seed=seed, threads=threads, think_ms=think_ms, model_threads=model_threads,
+        )
+        self.playouts = o["playouts"]
+        self.wave = o["wave"]
+        self.prior = o["prior"]
+        self.value = o["value"]
+        self.rollout = o["rollout"]
+        self.c_puct = o["c_puct"]
+        self.temperature = o["temperature"]
+        self.card_order = o["card_order"]
+        self.seed = o["seed"]
+        self.threads = o["threads"]
+        self.think_ms = o["think_ms"]
+        self._model, self._name = _scorer(model, o["model_threads"])
         self._decisions = 0
 
     def search(self, state: Game | Observation) -> _ModelSearchResult:

@@ -1,6 +1,7 @@
 //! The learned search (`model_search`) for Python: a Python callable as the
 //! search's `Evaluator`, called once per wave with the GIL taken back for
-//! that call only; conversion only.
+//! that call only. The check of the search's options (`_search_options`) is
+//! the one `ModelSearch` of guandan_fast.models uses too; conversion only.
 
 use super::*;
 use crate::error::Error;
@@ -109,6 +110,49 @@ fn options(
     };
     opts.check()?;
     Ok(opts)
+}
+
+/// The options of a `ModelSearch` checked as `model_search` checks them
+/// (`model_threads`, the threads of an ONNX model's session, 1..256): a dict
+/// of `playouts`, `wave`, `prior`, `value`, `rollout`, `c_puct`,
+/// `temperature`, `card_order`, `seed` (as given), `threads`, `think_ms` and
+/// `model_threads`, each left out or None its default.
+#[pyfunction]
+#[pyo3(signature = (*, playouts = None, wave = None, prior = LEFT_OUT, value = LEFT_OUT, rollout = LEFT_OUT, c_puct = None, temperature = None, card_order = LEFT_OUT, seed = None, threads = None, think_ms = None, model_threads = None))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn _search_options<'py>(
+    py: Python<'py>,
+    playouts: Option<&Bound<'py, PyAny>>,
+    wave: Option<&Bound<'py, PyAny>>,
+    prior: Arg<'py>,
+    value: Arg<'py>,
+    rollout: Arg<'py>,
+    c_puct: Option<&Bound<'py, PyAny>>,
+    temperature: Option<&Bound<'py, PyAny>>,
+    card_order: Arg<'py>,
+    seed: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
+    think_ms: Option<&Bound<'py, PyAny>>,
+    model_threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let opts = options(playouts, wave, &prior, &value, &rollout, c_puct, temperature, &card_order, think_ms)?;
+    let seed = none_or(seed, 0, |o| seed_arg(o).map(|_| o.int_value().unwrap_or_default()))?;
+    let threads = none_or(threads, 0, |o| threads_arg(o))?;
+    let model_threads = none_or(model_threads, 1, |o| count_arg(o, "model_threads", 1, MAX_THREADS as u64))?;
+    let d = PyDict::new(py);
+    d.set_item("playouts", opts.playouts)?;
+    d.set_item("wave", opts.wave)?;
+    d.set_item("prior", opts.prior)?;
+    d.set_item("value", opts.value)?;
+    d.set_item("rollout", opts.rollout.name())?;
+    d.set_item("c_puct", opts.c_puct)?;
+    d.set_item("temperature", opts.temperature)?;
+    d.set_item("card_order", opts.card_order.name())?;
+    d.set_item("seed", seed)?;
+    d.set_item("threads", threads)?;
+    d.set_item("think_ms", opts.think_ms)?;
+    d.set_item("model_threads", model_threads)?;
+    Ok(d)
 }
 
 /// The learned search's decision for the seat to act in `state` (a Game,
