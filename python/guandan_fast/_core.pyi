@@ -32,6 +32,7 @@ __all__ = [
     "policy_action",
     "model_search",
     "_search_options",
+    "_model_scores",
     "simulate_matches",
     "play_bot_match",
     "Rules",
@@ -1180,6 +1181,14 @@ def _search_options(
     of `playouts`, `wave`, `prior`, `value`, `rollout`, `c_puct`,
     `temperature`, `card_order`, `seed` (as given), `threads`, `think_ms` and
     `model_threads`, each left out or None its default."""
+
+def _model_scores(model: Callable[[NDArray[np.float32]], Any], rows: NDArray[np.float32], name: str) -> NDArray[np.float64]:
+    """`model(rows)` as one score per row: a float64 array of shape `(n,)` for
+    `rows` of shape `(n, 567)`. A model's fault is an `InvalidStateError`
+    naming it as `name`: an answer that is not numbers, not one per row
+    (`(n,)` or `(n, 1)`), a NaN, an infinite score or one beyond float32's
+    range, or an exception it raised (chained as the error's cause;
+    `KeyboardInterrupt` and `SystemExit` are raised as they are)."""
 
 def simulate_matches(specs: Iterable[_MatchSpecTuple], *, threads: int = ..., mode: _Mode = ...) -> list[_MatchRecord]:
     """Plays every match of `specs` (tuples `(policy_a, policy_b, rules, seed,

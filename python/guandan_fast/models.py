@@ -22,9 +22,9 @@ from guandan_fast._core import (
     Game,
     IllegalMoveError,
     InvalidArgumentError,
-    InvalidStateError,
     Observation,
     _check_args,
+    _model_scores,
     _search_options,
     danzero_actions,
     index_action,
@@ -117,35 +117,28 @@ def load_onnx(path: Union[str, os.PathLike[str]], *, threads: int = 1) -> Scorer
     onnxruntime cannot load or an input that is not ``(batch, 567)``
     raises `InvalidArgumentError`."""
     _check_args(threads=threads)
+    return _load(path, max(1, threads))
+
+
+def _load(path: object, threads: int) -> _OnnxScorer:
+    """`load_onnx` of a checked thread count 1..256."""
     if not isinstance(path, (str, os.PathLike)):
         raise InvalidArgumentError(f"path must be a file name, not a {type(path).__name__}")
-    scorer = _OnnxScorer(os.fspath(path), max(1, threads))
-    _scores(scorer, np.zeros((1, DANZERO_ROW_SIZE), np.float32), os.fspath(path))
+    scorer = _OnnxScorer(os.fspath(path), threads)
+    _model_scores(scorer, np.zeros((1, DANZERO_ROW_SIZE), np.float32), repr(scorer.path))
     return scorer
 
 
 def _scorer(model: object, threads: int = 1) -> tuple[Scorer, str]:
-    """`model` (a path or a callable) as a `Scorer` and its name in errors."""
+    """`model` (a path, a loaded ONNX model or a callable; `threads`, for a
+    path, checked already) as a `Scorer` and its name in errors."""
     if isinstance(model, (str, os.PathLike)):
-        return load_onnx(model, threads=threads), repr(os.fspath(model))
+        model = _load(model, max(1, threads))
+    if isinstance(model, _OnnxScorer):
+        return model, repr(model.path)
     if callable(model):
         return model, type(model).__name__
     raise InvalidArgumentError(f"model must be an ONNX file's path or a callable (rows -> scores), not a {type(model).__name__}")
-
-
-def _scores(model: Scorer, rows: npt.NDArray[np.float32], name: str) -> npt.NDArray[np.float64]:
-    """`model(rows)` as one finite float per row, else `InvalidStateError` naming the model."""
-    try:
-        out = np.asarray(model(rows), dtype=np.float64)
-    except (TypeError, ValueError) as e:
-        raise InvalidStateError(f"model {name} did not return numbers for {rows.shape[0]} rows: {str(e)[:160]}") from None
-    if out.ndim == 2 and out.shape[1] == 1:
-        out = out[:, 0]
-    if out.shape != (rows.shape[0],):
-        raise InvalidStateError(f"model {name} returned shape {out.shape} for {rows.shape[0]} rows; expected one score per row")
-    if not np.isfinite(out).all():
-        raise InvalidStateError(f"model {name} returned a NaN or infinite score")
-    return out
 
 
 def pick(
@@ -213,7 +206,7 @@ class OnnxBot:
         the seat to act) in play, and the model's score of each."""
         rows = danzero_actions(state, card_order=self.card_order)
         indices = state.legal_action_indices()
-        return indices, _scores(self._model, rows, self._name)
+        return indices, _model_scores(self._model, rows, self._name)
 
     def act(self, game: Game | Observation) -> Any:
         """The action of the seat to act in `game` (a Game or that seat's Observation)."""
@@ -267,7 +260,7 @@ class BatchedModel:
         if self._buffer.shape[0] < total:
             self._buffer = np.zeros((max(total, 2 * self._buffer.shape[0]), DANZERO_ROW_SIZE), np.float32)
         rows = env.danzero_actions(self._buffer[:total], card_order=self.card_order)
-        scores = _scores(self._model, rows, self._name)
+        scores = _model_scores(self._model, rows, self._name)
         return decision["legal"][pick(scores, offsets, self.temperature, self._rng)]
 
 

@@ -138,6 +138,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(policy_action, m)?)?;
     m.add_function(wrap_pyfunction!(model_search, m)?)?;
     m.add_function(wrap_pyfunction!(_search_options, m)?)?;
+    m.add_function(wrap_pyfunction!(_model_scores, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_matches, m)?)?;
     m.add_function(wrap_pyfunction!(play_bot_match, m)?)?;
     m.add_function(wrap_pyfunction!(action_index, m)?)?;
