@@ -45,6 +45,7 @@ __all__ = [
     "tribute_plan",
     "return_options",
     "simulate",
+    "_item_seed",
     "_RANKS",
     "_check_policy",
     "_check_args",
@@ -1112,6 +1113,10 @@ def simulate(
     without the GIL; returns numpy arrays. Item `i` is item `start + i` of
     the stream seeded by `seed`, so chunks of a long run give the same
     result as the whole run."""
+
+def _item_seed(seed: int, index: int) -> int:
+    """The seed of item `index` of `simulate`'s stream seeded by `seed`: the
+    item's deal (or game) is the first of ``Game(rules, seed=...)``."""
 
 def evaluate(
     state: Game | Observation,

@@ -10,6 +10,7 @@ scores. docs/models.md describes the formats.
 
 from __future__ import annotations
 
+import functools
 import operator
 import os
 from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Union
@@ -360,10 +361,10 @@ class ModelSearch:
 
 
 #: Name prefixes of a model bot and the card order each reads.
-MODEL_PREFIXES = {"onnx:": "rank-major", "onnx-suit-major:": "suit-major"}
+MODEL_PREFIXES: dict[str, CardOrder] = {"onnx:": "rank-major", "onnx-suit-major:": "suit-major"}
 
 #: Name prefixes of a model-guided search (`ModelSearch` with its defaults) and the card order each reads.
-SEARCH_PREFIXES = {"puct:": "rank-major", "puct-suit-major:": "suit-major"}
+SEARCH_PREFIXES: dict[str, CardOrder] = {"puct:": "rank-major", "puct-suit-major:": "suit-major"}
 
 
 def is_model_name(name: object) -> bool:
@@ -377,12 +378,19 @@ def model_from_spec(spec: str, *, seed: int = 0) -> Union[OnnxBot, ModelSearch]:
     suit-major card order) or the search ``puct:PATH`` (``puct-suit-major:PATH``;
     a `ModelSearch` with its defaults), the model loaded and checked now;
     `InvalidArgumentError` for anything else."""
-    for prefix, order in MODEL_PREFIXES.items():
-        if isinstance(spec, str) and spec.startswith(prefix) and spec[len(prefix) :]:
-            return OnnxBot(spec[len(prefix) :], card_order=order, seed=seed)  # type: ignore[arg-type]
-    for prefix, order in SEARCH_PREFIXES.items():
-        if isinstance(spec, str) and spec.startswith(prefix) and spec[len(prefix) :]:
-            return ModelSearch(spec[len(prefix) :], card_order=order, seed=seed)  # type: ignore[arg-type]
+    return _model_bots(spec)(seed=seed)
+
+
+def _model_bots(spec: str) -> Callable[..., Union[OnnxBot, ModelSearch]]:
+    """The bots of a model name (as `model_from_spec` reads it) made from one
+    loading of its model: called with ``seed=``, a new bot, the one
+    `model_from_spec` makes with that seed (picklable: a copy loads the
+    model again)."""
+    kinds: tuple[tuple[dict[str, CardOrder], type[Union[OnnxBot, ModelSearch]]], ...] = ((MODEL_PREFIXES, OnnxBot), (SEARCH_PREFIXES, ModelSearch))
+    for prefixes, kind in kinds:
+        for prefix, order in prefixes.items():
+            if isinstance(spec, str) and spec.startswith(prefix) and spec[len(prefix) :]:
+                return functools.partial(kind, _load(spec[len(prefix) :], 1), card_order=order)
     raise InvalidArgumentError(
         f"a model bot is named onnx:PATH, onnx-suit-major:PATH, puct:PATH or puct-suit-major:PATH, not {spec!r:.60}"
     )

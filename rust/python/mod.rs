@@ -131,6 +131,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_rebuild_observation, m)?)?;
     m.add_function(wrap_pyfunction!(_observation_from_public, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(_item_seed, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(sample_hands, m)?)?;
     m.add_function(wrap_pyfunction!(infer_hands, m)?)?;
