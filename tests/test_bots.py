@@ -46,6 +46,22 @@ def test_pit_over_games() -> None:
     assert r.played == 8 and r.deals_per_game >= 1
 
 
+def test_a_pit_played_one_decision_at_a_time_is_the_native_pit() -> None:
+    """The path a pit with a model takes: the same deals (and games) as the
+    native pit, so deterministic policies get exactly its record."""
+    from guandan_fast.arena import _pit_bots_chunk, pit_chunk
+    from guandan_fast.distributed.chunks import Span
+
+    rules = gf.Rules(upgrade={2: 4, 3: 2, 4: 1})
+    for a, b in (("greedy", "rule-v1"), ("rule", "greedy")):
+        for unit, span in (("deal", Span(3, 30)), ("game", Span(1, 3))):
+            config = dict(seed=7, threads=1, rules=rules, unit=unit, mode="pattern")
+            native = pit_chunk(span, a, b, config)
+            assert _pit_bots_chunk(span, a, b, config, {}) == native
+            if (a, unit) == ("greedy", "deal"):
+                assert 0 < native.a_wins < native.played  # both sides win deals: the winners are compared too
+
+
 def test_policy_names() -> None:
     g = gf.Game(seed=1)
     for name in ("random", "greedy", "mc", "mc:20", "mc-random:20", "focus:20", "focus+win+infer:20", "best", "best@900ms"):

@@ -156,7 +156,7 @@ small_count = st.one_of(st.integers(min_value=-3, max_value=3), st.none(), st.bo
 small_playouts = st.one_of(small_count.filter(lambda x: not isinstance(x, int) or x < 2**32), st.sampled_from([2**64, 2**65, 2**127, 10**200]))
 #: Policy arguments that cannot ask for many playouts.
 small_policy = st.one_of(
-    st.sampled_from(["random", "greedy", "rule", "mc:1", "mc-random:1", "sh:2", "ismcts:2", "mc:0", "nope", "", HUGE]),
+    st.sampled_from(["random", "greedy", "rule", "mc:1", "mc-random:1", "sh:2", "ismcts:2", "mc:0", "nope", "", HUGE, "onnx:", "puct:/no/such/model.onnx"]),
     st.lists(st.sampled_from(["random", "greedy", "mc:1", "x"]), max_size=5),
     atoms.filter(lambda x: not isinstance(x, str)),
 )

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import guandan_fast as gf
-from guandan_fast.models import ModelSearch, model_from_spec
+from guandan_fast.models import BatchedModel, ModelSearch, OnnxBot, model_from_spec
 
 ROW = gf.DANZERO_ROW_SIZE
 STATE = gf.DANZERO_SIZE
@@ -128,6 +128,24 @@ def test_bad_answers_raise_and_leave_the_game_unchanged(model: object, problem: 
     with pytest.raises(gf.InvalidStateError, match=problem):
         ModelSearch(model, playouts=16, wave=4).act(g)  # type: ignore[arg-type]
     assert pickle.dumps(g) == before
+    # The players of one decision or of many tables check the answers the same way.
+    with pytest.raises(gf.InvalidStateError, match=problem):
+        OnnxBot(model).act(g)  # type: ignore[arg-type]
+    assert pickle.dumps(g) == before
+    env = gf.VectorEnv(2, seed=1)
+    with pytest.raises(gf.InvalidStateError, match=problem):
+        BatchedModel(model).actions(env, env.reset())  # type: ignore[arg-type]
+    env.close()
+
+
+def test_good_answers_are_one_float_per_row() -> None:
+    g = position(4, 1)
+    rows = gf.danzero_actions(g)
+    w = linear(3)
+    for model in (lambda x: x @ w, lambda x: (x @ w)[:, None], lambda x: list(map(float, x @ w)), lambda x: (x @ w).astype(np.float16)):
+        _, scores = OnnxBot(model).scores(g)
+        assert scores.dtype == np.float64 and scores.shape == (len(rows),)
+        assert np.allclose(scores, rows @ w, atol=1e-2)
 
 
 def test_an_exception_of_the_model_is_the_package_error_with_its_cause() -> None:
@@ -142,11 +160,29 @@ def test_an_exception_of_the_model_is_the_package_error_with_its_cause() -> None
     assert "model mine" in str(e.value) and isinstance(e.value.__cause__, RuntimeError)
     assert pickle.dumps(g) == before
 
+    with pytest.raises(gf.InvalidStateError, match="model function raised RuntimeError .*out of memory") as e:
+        OnnxBot(broken).act(g)
+    assert isinstance(e.value.__cause__, RuntimeError)
+    env = gf.VectorEnv(1, seed=1)
+    with pytest.raises(gf.InvalidStateError, match="raised RuntimeError") as e:
+        BatchedModel(broken).actions(env, env.reset())
+    assert isinstance(e.value.__cause__, RuntimeError)
+    assert pickle.dumps(g) == before
+
     def interrupted(x: np.ndarray) -> np.ndarray:
         raise KeyboardInterrupt
 
-    with pytest.raises(KeyboardInterrupt):
-        gf.model_search(g, interrupted, playouts=8)
+    def leaving(x: np.ndarray) -> np.ndarray:
+        raise SystemExit(3)
+
+    for stop, kind in ((interrupted, KeyboardInterrupt), (leaving, SystemExit)):
+        with pytest.raises(kind):
+            gf.model_search(g, stop, playouts=8)
+        with pytest.raises(kind):
+            OnnxBot(stop).act(g)
+        with pytest.raises(kind):
+            BatchedModel(stop).actions(env, env.reset())
+    env.close()
 
 
 def test_bad_options_are_refused() -> None:
@@ -166,16 +202,30 @@ def test_bad_options_are_refused() -> None:
         {"seed": 1.5},
         {"threads": -1},
         {"think_ms": -1},
+        {"wave": 5000},
+        {"playouts": 2**24 + 1},
     ]:
-        with pytest.raises(gf.InvalidArgumentError):
+        what = next(iter(kw))
+        with pytest.raises(gf.InvalidArgumentError, match=f"^{what} must be"):
             gf.model_search(g, m, **kw)  # type: ignore[arg-type]
-        with pytest.raises(gf.InvalidArgumentError):
+        with pytest.raises(gf.InvalidArgumentError, match=f"^{what} must be"):
             ModelSearch(m, **kw)  # type: ignore[arg-type]
+    for bad in (0, 257, 1.0, True, "2"):
+        with pytest.raises(gf.InvalidArgumentError, match="^model_threads must be"):
+            ModelSearch(m, model_threads=bad)  # type: ignore[arg-type]
     with pytest.raises(gf.InvalidArgumentError):
         gf.model_search(g, "not callable")  # type: ignore[arg-type]
     with pytest.raises(gf.InvalidArgumentError):
         ModelSearch(42)  # type: ignore[arg-type]
     assert m.calls == []
+
+
+def test_a_model_search_keeps_its_options_as_the_engine_reads_them() -> None:
+    bot = ModelSearch(Recorder(), playouts=np.int64(40), c_puct=2, prior=np.bool_(False), temperature=np.float32(0.5), seed=-1, rollout="mix")
+    assert (bot.playouts, bot.wave, bot.prior, bot.value, bot.rollout) == (40, 16, False, True, "mix")
+    assert (bot.c_puct, bot.temperature, bot.card_order, bot.seed, bot.threads, bot.think_ms) == (2.0, 0.5, "rank-major", -1, 0, 0)
+    assert type(bot.playouts) is int and type(bot.prior) is bool and type(bot.c_puct) is float
+    assert repr(bot) == "ModelSearch(Recorder, playouts=40, wave=16, prior=False, value=True, rollout='mix')"
 
 
 def test_tribute_and_obvious_plays_do_not_call_the_model() -> None:

@@ -216,3 +216,48 @@ def test_model_names_in_play_connect_and_serve(mlp) -> None:
     assert ref.names[1] == f"bot onnx:{path}"
     with pytest.raises(gf.InvalidArgumentError, match="no model file"):
         Referee({0: "a", 2: "b"}, bots={1: "onnx:/nowhere/model.onnx", 3: "greedy"})
+
+
+class PickledBackend(gf.distributed.LocalBackend):
+    """Runs each chunk on a pickled copy of its work, as a cluster's worker would."""
+
+    def map(self, func, items, on_done=None):  # type: ignore[no-untyped-def]
+        return super().map(pickle.loads(pickle.dumps(func)), items, on_done)
+
+
+def test_pit_and_simulate_take_model_names(mlp, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from guandan_fast._core import _item_seed
+    from guandan_fast.cli import main
+
+    path, _ = mlp
+    name = f"onnx:{path}"
+    r = gf.pit(name, "greedy", n=6, seed=3)
+    assert (r.a, r.b, r.played) == (name, "greedy", 12)
+    # The deals `simulate` plays, the model's seats played by the bot `model_from_spec` makes.
+    wins = gain = 0
+    for first, seats in ((True, (0, 2)), (False, (1, 3))):
+        for i in range(6):
+            g = gf.Game(gf.Rules(best_of=1), seed=_item_seed(3, i))
+            finish = gf.play_deal(g, [OnnxBot(path) if s in seats else gf.GreedyBot() for s in range(4)])
+            won = finish[0] in seats
+            wins += won
+            gain += g.last_result["gain"] * (1 if won else -1)  # type: ignore[index]
+    assert r.a_wins == wins and r.mean_gain == gain / 12
+    assert gf.pit(name, "greedy", n=6, seed=3, backend=PickledBackend(), chunk=4) == r  # chunked, each chunk loading the model
+    games = gf.pit("greedy", f"puct-suit-major:{path}", n=1, seed=5, unit="game")
+    assert games.played == 2 and games.deals_per_game >= 1
+    with pytest.raises(gf.InvalidArgumentError, match="no model file"):
+        gf.pit("onnx:/nowhere/model.onnx", "greedy", n=1)
+    with pytest.raises(gf.InvalidArgumentError, match="policy"):
+        gf.pit(name, "bogus", n=1)
+
+    out = tmp_path / "pit.json"
+    assert main(["simulate", name, "greedy", f"puct:{path}", "--n", "2", "--seed", "3", "--no-progress", "--out", str(out)]) == 0
+    records = json.loads(out.read_text())["results"]
+    assert [(x["a"], x["b"], x["played"]) for x in records] == [(name, "greedy", 4), (name, f"puct:{path}", 4), ("greedy", f"puct:{path}", 4)]
+    assert records[0]["a_wins"] == gf.pit(name, "greedy", n=2, seed=3).a_wins
+    capsys.readouterr()
+    assert main(["simulate", "greedy", "puct:/nowhere/model.onnx", "--no-progress"]) == 2
+    assert "error: no model file" in capsys.readouterr().err

@@ -31,6 +31,8 @@ __all__ = [
     "hand_log_likelihood",
     "policy_action",
     "model_search",
+    "_search_options",
+    "_model_scores",
     "simulate_matches",
     "play_bot_match",
     "Rules",
@@ -43,6 +45,7 @@ __all__ = [
     "tribute_plan",
     "return_options",
     "simulate",
+    "_item_seed",
     "_RANKS",
     "_check_policy",
     "_check_args",
@@ -210,6 +213,22 @@ class _ModelSearchResult(TypedDict):
     waves: int
     calls: int
     rows: int
+
+class _SearchOptions(TypedDict):
+    """``_search_options``: the options of a `ModelSearch`, checked."""
+
+    playouts: int
+    wave: int
+    prior: bool
+    value: bool
+    rollout: Literal["rule", "greedy", "random", "mix"]
+    c_puct: float
+    temperature: float
+    card_order: Literal["rank-major", "suit-major"]
+    seed: int
+    threads: int
+    think_ms: int
+    model_threads: int
 
 class _MatchRecord(TypedDict):
     winner: int
@@ -1095,6 +1114,10 @@ def simulate(
     the stream seeded by `seed`, so chunks of a long run give the same
     result as the whole run."""
 
+def _item_seed(seed: int, index: int) -> int:
+    """The seed of item `index` of `simulate`'s stream seeded by `seed`: the
+    item's deal (or game) is the first of ``Game(rules, seed=...)``."""
+
 def evaluate(
     state: Game | Observation,
     *,
@@ -1142,6 +1165,35 @@ def model_search(
     dict: the action, whether it searched (not for tribute, return or an
     obvious play), the root's actions with their visits, mean values (deal
     points) and priors, and the playouts, waves, model calls and rows."""
+
+def _search_options(
+    *,
+    playouts: object = ...,
+    wave: object = ...,
+    prior: object = ...,
+    value: object = ...,
+    rollout: object = ...,
+    c_puct: object = ...,
+    temperature: object = ...,
+    card_order: object = ...,
+    seed: object = ...,
+    threads: object = ...,
+    think_ms: object = ...,
+    model_threads: object = ...,
+) -> _SearchOptions:
+    """The options of a `ModelSearch` checked as `model_search` checks them
+    (`model_threads`, the threads of an ONNX model's session, 1..256): a dict
+    of `playouts`, `wave`, `prior`, `value`, `rollout`, `c_puct`,
+    `temperature`, `card_order`, `seed` (as given), `threads`, `think_ms` and
+    `model_threads`, each left out or None its default."""
+
+def _model_scores(model: Callable[[NDArray[np.float32]], Any], rows: NDArray[np.float32], name: str) -> NDArray[np.float64]:
+    """`model(rows)` as one score per row: a float64 array of shape `(n,)` for
+    `rows` of shape `(n, 567)`. A model's fault is an `InvalidStateError`
+    naming it as `name`: an answer that is not numbers, not one per row
+    (`(n,)` or `(n, 1)`), a NaN, an infinite score or one beyond float32's
+    range, or an exception it raised (chained as the error's cause;
+    `KeyboardInterrupt` and `SystemExit` are raised as they are)."""
 
 def simulate_matches(specs: Iterable[_MatchSpecTuple], *, threads: int = ..., mode: _Mode = ...) -> list[_MatchRecord]:
     """Plays every match of `specs` (tuples `(policy_a, policy_b, rules, seed,

@@ -1,5 +1,6 @@
-"""Pitting playout policies against each other over many seeded deals or games,
-on this machine or on a cluster (a `backend` of guandan_fast.distributed)."""
+"""Pitting playout policies (and models, by name) against each other over many
+seeded deals or games, on this machine or on a cluster (a `backend` of
+guandan_fast.distributed)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ from typing import Any, Callable, Literal, Mapping, Optional, Sequence
 
 import numpy as np
 
-from guandan_fast._core import InvalidArgumentError, Rules
+from guandan_fast._core import Game, InvalidArgumentError, Rules, _item_seed, policy_action
+from guandan_fast.bots import decision_seed, play_deal
 from guandan_fast.distributed.backends import make_backend
 from guandan_fast.distributed.chunks import Span, check_count, run_chunks, simulate_chunk
+from guandan_fast.models import _model_bots, is_model_name
 
 __all__ = ["PitResult", "pit", "pit_chunk", "pit_result", "wilson_interval"]
 
@@ -93,13 +96,18 @@ def pit(
     progress: Optional[Callable[[int], None]] = None,
 ) -> PitResult:
     """Plays `n` seeded deals (or games) with policy `a` on seats 0/2 and the same
-    `n` with `a` on seats 1/3, all natively in Rust; reports `a`'s record.
+    `n` with `a` on seats 1/3, built-in policies natively in Rust; reports
+    `a`'s record.
 
     Policies: ``random``, ``greedy``, ``mc`` / ``mc:N`` (Monte Carlo with N
     playouts per decision, greedy rollouts), ``mc-random:N``, ``rule`` and the
-    searches ``mc-rule:N``, ``sh:N``, ``sh-greedy:N`` (docs/bots.md). Deals (or games)
-    ``start..start + n`` of the seeded stream are played, so a long run split
-    into chunks gives the same deals as one call.
+    searches ``mc-rule:N``, ``sh:N``, ``sh-greedy:N`` (docs/bots.md); or a
+    model by name, ``onnx:PATH`` or ``puct:PATH`` (guandan_fast.models,
+    loaded and checked first), whose pairings are played one decision at a
+    time in the calling process (or each chunk's worker), the other side by
+    its built-in policy. Deals (or games) ``start..start + n`` of the seeded
+    stream are played, so a long run split into chunks gives the same deals
+    as one call.
 
     `backend`: ``"local"`` (this machine, `threads` threads), ``"ray"`` (a Ray
     cluster at `address`) or a backend object (guandan_fast.distributed);
@@ -111,8 +119,12 @@ def pit(
     check_count("n", n, 1)
     be = make_backend(backend, threads=threads, address=address)
     config = dict(seed=seed, threads=be.threads, rules=rules, unit=unit, mode=mode)
-    simulate_chunk(Span(start, 0), dict(config, policy=[a, b, a, b]))  # the engine checks every argument first
-    work = functools.partial(pit_chunk, a=a, b=b, config=config)
+    named = [p if not is_model_name(p) else "random" for p in (a, b)]  # a model's seats checked as a policy's
+    simulate_chunk(Span(start, 0), dict(config, policy=named * 2))  # the engine checks every argument first
+    models = {p: _model_bots(p) for p in (a, b) if is_model_name(p)}
+    work: Callable[[Span], PitResult] = functools.partial(pit_chunk, a=a, b=b, config=config)
+    if models:
+        work = functools.partial(_pit_bots_chunk, a=a, b=b, config=config, models=models)
     with be:
         return PitResult.merge(run_chunks(be, n, work, start=start, chunk=chunk, progress=progress, weight=2))
 
@@ -122,6 +134,62 @@ def pit_chunk(span: Span, a: str, b: str, config: dict[str, Any]) -> PitResult:
     first = simulate_chunk(span, dict(config, policy=[a, b, a, b]))
     second = simulate_chunk(span, dict(config, policy=[b, a, b, a]))
     return pit_result(a, b, config.get("unit", "deal"), first, second)
+
+
+def _pit_bots_chunk(span: Span, a: str, b: str, config: dict[str, Any], models: Mapping[str, Callable[..., Any]]) -> PitResult:
+    """`pit_chunk` played in this process: the seats of a model name by a bot
+    of `models[name]`, the others by their built-in policy."""
+    first = _play_bots(span, [a, b, a, b], config, models)
+    second = _play_bots(span, [b, a, b, a], config, models)
+    return pit_result(a, b, config.get("unit", "deal"), first, second)
+
+
+class _PolicySeat:
+    """A built-in policy's seat: decision `k` (1, 2, ...) is
+    ``policy_action(game, name, seed=decision_seed(seed, k))``."""
+
+    def __init__(self, name: str, seed: int, mode: Literal["cards", "pattern"], threads: int) -> None:
+        self.name, self.seed, self.mode, self.threads = name, seed, mode, threads
+        self._decisions = 0
+
+    def act(self, game: Game) -> Any:
+        self._decisions += 1
+        return policy_action(game, self.name, seed=decision_seed(self.seed, self._decisions), mode=self.mode, threads=self.threads)
+
+
+def _play_bots(span: Span, names: list[str], config: dict[str, Any], models: Mapping[str, Callable[..., Any]]) -> dict[str, np.ndarray]:
+    """The span's deals (or games), the deals `simulate` plays, with seat `s`
+    played by `names[s]`: `simulate`'s ``winner`` and ``gain`` (``deals``
+    for games). Each item's bots are new, seeded by the item's seed and
+    their seat, so that an item's result does not depend on the span."""
+    base = config.get("rules") or Rules()
+    rules = Rules(**{**base.to_dict(), "best_of": 1})
+    games = config.get("unit", "deal") == "game"
+    mode, threads = config.get("mode", "pattern"), config.get("threads", 0)
+    winner, gain, deals = [], [], []
+    for i in range(span.start, span.start + span.size):
+        item = _item_seed(config.get("seed", 0), i)
+        seeds = [_item_seed(item, s) for s in range(4)]
+        bots = [models[p](seed=k) if p in models else _PolicySeat(p, k, mode, threads) for p, k in zip(names, seeds)]
+        g = Game(rules, seed=item)
+        if not games:
+            play_deal(g, bots)
+            result = g.last_result
+            assert result is not None
+            winner.append(result["winner"])
+            gain.append(result["gain"])
+            continue
+        while g.phase not in ("game_over", "match_over"):
+            if g.phase == "deal_over":
+                g.next_deal()
+            else:
+                seat = g.current_player
+                assert seat is not None
+                g.apply(bots[seat].act(g))
+        winner.append(g.game_winners[0])
+        deals.append(g.deal_number)
+    out = {"winner": np.array(winner, np.uint8)}
+    return {**out, "deals": np.array(deals, np.uint32)} if games else {**out, "gain": np.array(gain, np.uint8)}
 
 
 def pit_result(a: str, b: str, unit: str, first: Mapping[str, Any], second: Mapping[str, Any]) -> PitResult:

@@ -10,6 +10,7 @@ scores. docs/models.md describes the formats.
 
 from __future__ import annotations
 
+import functools
 import operator
 import os
 from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Union
@@ -22,9 +23,10 @@ from guandan_fast._core import (
     Game,
     IllegalMoveError,
     InvalidArgumentError,
-    InvalidStateError,
     Observation,
     _check_args,
+    _model_scores,
+    _search_options,
     danzero_actions,
     index_action,
     model_search,
@@ -116,35 +118,28 @@ def load_onnx(path: Union[str, os.PathLike[str]], *, threads: int = 1) -> Scorer
     onnxruntime cannot load or an input that is not ``(batch, 567)``
     raises `InvalidArgumentError`."""
     _check_args(threads=threads)
+    return _load(path, max(1, threads))
+
+
+def _load(path: object, threads: int) -> _OnnxScorer:
+    """`load_onnx` of a checked thread count 1..256."""
     if not isinstance(path, (str, os.PathLike)):
         raise InvalidArgumentError(f"path must be a file name, not a {type(path).__name__}")
-    scorer = _OnnxScorer(os.fspath(path), max(1, threads))
-    _scores(scorer, np.zeros((1, DANZERO_ROW_SIZE), np.float32), os.fspath(path))
+    scorer = _OnnxScorer(os.fspath(path), threads)
+    _model_scores(scorer, np.zeros((1, DANZERO_ROW_SIZE), np.float32), repr(scorer.path))
     return scorer
 
 
 def _scorer(model: object, threads: int = 1) -> tuple[Scorer, str]:
-    """`model` (a path or a callable) as a `Scorer` and its name in errors."""
+    """`model` (a path, a loaded ONNX model or a callable; `threads`, for a
+    path, checked already) as a `Scorer` and its name in errors."""
     if isinstance(model, (str, os.PathLike)):
-        return load_onnx(model, threads=threads), repr(os.fspath(model))
+        model = _load(model, max(1, threads))
+    if isinstance(model, _OnnxScorer):
+        return model, repr(model.path)
     if callable(model):
         return model, type(model).__name__
     raise InvalidArgumentError(f"model must be an ONNX file's path or a callable (rows -> scores), not a {type(model).__name__}")
-
-
-def _scores(model: Scorer, rows: npt.NDArray[np.float32], name: str) -> npt.NDArray[np.float64]:
-    """`model(rows)` as one finite float per row, else `InvalidStateError` naming the model."""
-    try:
-        out = np.asarray(model(rows), dtype=np.float64)
-    except (TypeError, ValueError) as e:
-        raise InvalidStateError(f"model {name} did not return numbers for {rows.shape[0]} rows: {str(e)[:160]}") from None
-    if out.ndim == 2 and out.shape[1] == 1:
-        out = out[:, 0]
-    if out.shape != (rows.shape[0],):
-        raise InvalidStateError(f"model {name} returned shape {out.shape} for {rows.shape[0]} rows; expected one score per row")
-    if not np.isfinite(out).all():
-        raise InvalidStateError(f"model {name} returned a NaN or infinite score")
-    return out
 
 
 def pick(
@@ -212,7 +207,7 @@ class OnnxBot:
         the seat to act) in play, and the model's score of each."""
         rows = danzero_actions(state, card_order=self.card_order)
         indices = state.legal_action_indices()
-        return indices, _scores(self._model, rows, self._name)
+        return indices, _model_scores(self._model, rows, self._name)
 
     def act(self, game: Game | Observation) -> Any:
         """The action of the seat to act in `game` (a Game or that seat's Observation)."""
@@ -266,26 +261,8 @@ class BatchedModel:
         if self._buffer.shape[0] < total:
             self._buffer = np.zeros((max(total, 2 * self._buffer.shape[0]), DANZERO_ROW_SIZE), np.float32)
         rows = env.danzero_actions(self._buffer[:total], card_order=self.card_order)
-        scores = _scores(self._model, rows, self._name)
+        scores = _model_scores(self._model, rows, self._name)
         return decision["legal"][pick(scores, offsets, self.temperature, self._rng)]
-
-
-#: Rollout policies of a `ModelSearch` (valuing its leaves when the model does not).
-_ROLLOUTS = ("rule", "greedy", "random", "mix")
-
-
-def _number(value: object, what: str, *, positive: bool) -> float:
-    """A finite real option, > 0 when `positive` else >= 0."""
-    ok = not isinstance(value, bool) and isinstance(value, (int, float)) and value != float("inf")
-    if not ok or not (value > 0 if positive else value >= 0):  # type: ignore[operator]
-        raise InvalidArgumentError(f"{what} must be a finite number {'>' if positive else '>='} 0, not {value!r:.40}")
-    return float(value)  # type: ignore[arg-type]
-
-
-def _flag(value: object, what: str) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise InvalidArgumentError(f"{what} must be True or False, not {value!r:.40}")
-    return bool(value)
 
 
 class ModelSearch:
@@ -326,26 +303,22 @@ class ModelSearch:
         think_ms: int = 0,
         model_threads: int = 1,
     ) -> None:
-        _check_args(seed=seed, threads=threads, playouts=playouts)
-        if isinstance(model_threads, bool) or not isinstance(model_threads, (int, np.integer)) or not 1 <= model_threads <= 256:
-            raise InvalidArgumentError(f"model_threads must be an int 1..256, not {model_threads!r:.40}")
-        for what, n in (("wave", wave), ("think_ms", think_ms)):
-            if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not (n >= (1 if what == "wave" else 0)):
-                raise InvalidArgumentError(f"{what} must be an int >= {1 if what == 'wave' else 0}, not {n!r:.40}")
-        if not isinstance(rollout, str) or rollout not in _ROLLOUTS:
-            raise InvalidArgumentError(f"rollout must be 'rule', 'greedy', 'random' or 'mix', not {rollout!r:.40}")
-        self.playouts = operator.index(playouts)
-        self.wave = operator.index(wave)
-        self.prior = _flag(prior, "prior")
-        self.value = _flag(value, "value")
-        self.rollout = rollout
-        self.c_puct = _number(c_puct, "c_puct", positive=False)
-        self.temperature = _number(temperature, "temperature", positive=True)
-        self.card_order = _card_order(card_order)
-        self.seed = operator.index(seed)
-        self.threads = operator.index(threads)
-        self.think_ms = operator.index(think_ms)
-        self._model, self._name = _scorer(model, operator.index(model_threads))
+        o = _search_options(
+            playouts=playouts, wave=wave, prior=prior, value=value, rollout=rollout, c_puct=c_puct, temperature=temperature,
+            card_order=card_order, seed=seed, threads=threads, think_ms=think_ms, model_threads=model_threads,
+        )
+        self.playouts = o["playouts"]
+        self.wave = o["wave"]
+        self.prior = o["prior"]
+        self.value = o["value"]
+        self.rollout = o["rollout"]
+        self.c_puct = o["c_puct"]
+        self.temperature = o["temperature"]
+        self.card_order = o["card_order"]
+        self.seed = o["seed"]
+        self.threads = o["threads"]
+        self.think_ms = o["think_ms"]
+        self._model, self._name = _scorer(model, o["model_threads"])
         self._decisions = 0
 
     def search(self, state: Game | Observation) -> _ModelSearchResult:
@@ -388,10 +361,10 @@ class ModelSearch:
 
 
 #: Name prefixes of a model bot and the card order each reads.
-MODEL_PREFIXES = {"onnx:": "rank-major", "onnx-suit-major:": "suit-major"}
+MODEL_PREFIXES: dict[str, CardOrder] = {"onnx:": "rank-major", "onnx-suit-major:": "suit-major"}
 
 #: Name prefixes of a model-guided search (`ModelSearch` with its defaults) and the card order each reads.
-SEARCH_PREFIXES = {"puct:": "rank-major", "puct-suit-major:": "suit-major"}
+SEARCH_PREFIXES: dict[str, CardOrder] = {"puct:": "rank-major", "puct-suit-major:": "suit-major"}
 
 
 def is_model_name(name: object) -> bool:
@@ -405,12 +378,19 @@ def model_from_spec(spec: str, *, seed: int = 0) -> Union[OnnxBot, ModelSearch]:
     suit-major card order) or the search ``puct:PATH`` (``puct-suit-major:PATH``;
     a `ModelSearch` with its defaults), the model loaded and checked now;
     `InvalidArgumentError` for anything else."""
-    for prefix, order in MODEL_PREFIXES.items():
-        if isinstance(spec, str) and spec.startswith(prefix) and spec[len(prefix) :]:
-            return OnnxBot(spec[len(prefix) :], card_order=order, seed=seed)  # type: ignore[arg-type]
-    for prefix, order in SEARCH_PREFIXES.items():
-        if isinstance(spec, str) and spec.startswith(prefix) and spec[len(prefix) :]:
-            return ModelSearch(spec[len(prefix) :], card_order=order, seed=seed)  # type: ignore[arg-type]
+    return _model_bots(spec)(seed=seed)
+
+
+def _model_bots(spec: str) -> Callable[..., Union[OnnxBot, ModelSearch]]:
+    """The bots of a model name (as `model_from_spec` reads it) made from one
+    loading of its model: called with ``seed=``, a new bot, the one
+    `model_from_spec` makes with that seed (picklable: a copy loads the
+    model again)."""
+    kinds: tuple[tuple[dict[str, CardOrder], type[Union[OnnxBot, ModelSearch]]], ...] = ((MODEL_PREFIXES, OnnxBot), (SEARCH_PREFIXES, ModelSearch))
+    for prefixes, kind in kinds:
+        for prefix, order in prefixes.items():
+            if isinstance(spec, str) and spec.startswith(prefix) and spec[len(prefix) :]:
+                return functools.partial(kind, _load(spec[len(prefix) :], 1), card_order=order)
     raise InvalidArgumentError(
         f"a model bot is named onnx:PATH, onnx-suit-major:PATH, puct:PATH or puct-suit-major:PATH, not {spec!r:.60}"
     )

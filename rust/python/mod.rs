@@ -131,12 +131,15 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_rebuild_observation, m)?)?;
     m.add_function(wrap_pyfunction!(_observation_from_public, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(_item_seed, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(sample_hands, m)?)?;
     m.add_function(wrap_pyfunction!(infer_hands, m)?)?;
     m.add_function(wrap_pyfunction!(hand_log_likelihood, m)?)?;
     m.add_function(wrap_pyfunction!(policy_action, m)?)?;
     m.add_function(wrap_pyfunction!(model_search, m)?)?;
+    m.add_function(wrap_pyfunction!(_search_options, m)?)?;
+    m.add_function(wrap_pyfunction!(_model_scores, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_matches, m)?)?;
     m.add_function(wrap_pyfunction!(play_bot_match, m)?)?;
     m.add_function(wrap_pyfunction!(action_index, m)?)?;

@@ -133,6 +133,13 @@ pub(crate) fn simulate<'py>(
     Ok(d)
 }
 
+/// The seed of item `index` of `simulate`'s stream seeded by `seed`: the
+/// item's deal (or game) is the first of ``Game(rules, seed=...)``.
+#[pyfunction]
+pub(crate) fn _item_seed(seed: &Bound<'_, PyAny>, index: &Bound<'_, PyAny>) -> PyResult<u64> {
+    Ok(crate::rng::derive_seed(seed_arg(seed)?, count_arg(index, "index", 0, u64::MAX)?))
+}
+
 // ---------------------------------------------------------------- evaluate
 
 /// Monte Carlo estimates for every legal action of the seat to move: hidden

@@ -83,6 +83,16 @@ impl Rollout {
             _ => None,
         }
     }
+
+    /// The name `from_name` reads.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rollout::Random => "random",
+            Rollout::Greedy => "greedy",
+            Rollout::Rule => "rule",
+            Rollout::Mixed => "mix",
+        }
+    }
 }
 
 /// Cards played by the rule policy at the start of a `Rollout::Mixed` rollout.
@@ -309,6 +319,9 @@ pub(crate) mod tests {
         ]) {
             let p = Policy::from_name(n).unwrap_or_else(|| panic!("{n}"));
             assert_eq!(Policy::from_name(&p.name()), Some(p), "{n}");
+        }
+        for r in [Rollout::Random, Rollout::Greedy, Rollout::Rule, Rollout::Mixed] {
+            assert_eq!(Rollout::from_name(r.name()), Some(r));
         }
         assert_eq!(Policy::from_name("mc:50").unwrap().name(), "mc:50", "today's mc keeps its name and meaning");
         assert_eq!(

@@ -6,7 +6,7 @@ import argparse
 import asyncio
 from typing import TYPE_CHECKING
 
-from guandan_fast.cli.options import POLICY_HELP, CliError, add_rules_arguments, check_policy, rules_kwargs, seed_int
+from guandan_fast.cli.options import MODEL_HELP, POLICY_HELP, CliError, add_rules_arguments, check_policy, model_bot, rules_kwargs, seed_int
 from guandan_fast.cli.serve import needs_websockets
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ def add_parser(sub: Subparsers) -> None:
         description="Connects a built-in bot to a competition platform server (docs/platform.md) and plays until the match ends.",
     )
     p.add_argument("url", help="the server's address, e.g. ws://127.0.0.1:23456/game/mybot")
-    p.add_argument("--bot", default="mc:200", metavar="POLICY", help="the policy that plays (default mc:200): " + POLICY_HELP + "; or a model, onnx:PATH (docs/models.md)")
+    p.add_argument("--bot", default="mc:200", metavar="POLICY", help="the policy that plays (default mc:200): " + POLICY_HELP + "; " + MODEL_HELP)
     p.add_argument("--seed", type=seed_int, default=0, help="seed of the bot's decisions (default 0)")
     p.add_argument("--rules", choices=("platform", "default"), default="platform",
                    help="the server's rule preset (default platform); the rules flags below change it, as given to the server")
@@ -31,16 +31,12 @@ def add_parser(sub: Subparsers) -> None:
 
 
 def connect_bot(name: str, seed: int) -> object:
-    """The bot of `--bot`: a model (onnx:PATH) or a built-in policy by name."""
-    from guandan_fast._core import GuandanError
-    from guandan_fast.models import is_model_name, model_from_spec
+    """The bot of `--bot`: a model (onnx:PATH, puct:PATH) or a built-in policy by name."""
+    from guandan_fast.models import is_model_name
     from guandan_fast.platform.client import PolicyBot
 
     if is_model_name(name):
-        try:
-            return model_from_spec(name, seed=seed)
-        except GuandanError as e:
-            raise CliError(str(e)) from None
+        return model_bot(name, seed)
     return PolicyBot(check_policy(name), seed=seed)
 
 

@@ -6,13 +6,14 @@ one line.
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any, Callable, NoReturn, Optional
+from typing import TYPE_CHECKING, Any, Callable, NoReturn, Optional, Union
 
 import guandan_fast as gf
 from guandan_fast._core import _check_policy
 
 if TYPE_CHECKING:
     from guandan_fast.distributed import LocalBackend, RayBackend
+    from guandan_fast.models import ModelSearch, OnnxBot
 
 __all__ = [
     "CliError",
@@ -21,6 +22,7 @@ __all__ = [
     "add_rules_arguments",
     "bounded_int",
     "check_policy",
+    "model_bot",
     "non_negative_float",
     "non_negative_int",
     "positive_int",
@@ -33,6 +35,8 @@ __all__ = [
 
 #: Policy names the native engine knows (checked by the engine itself, see `check_policy`).
 POLICY_HELP = "random, greedy, rule, mc, mc:N, mc-random:N, mc-rule:N, sh:N, sh-greedy:N, ismcts:N, focus:N, best (N playouts per decision; searches take +game, +win and @Tms, see docs/bots.md; best: the strongest against the competition's entrants)"
+#: The model names a command takes beside the policies (`model_bot`).
+MODEL_HELP = "or a model, onnx:PATH or puct:PATH (docs/models.md)"
 
 
 class CliError(Exception):
@@ -136,6 +140,18 @@ def check_policy(name: str) -> str:
     """The engine's name of policy `name` (``mc`` is ``mc:200``); an unknown one raises `CliError`."""
     try:
         return _check_policy(name)
+    except gf.GuandanError as e:
+        raise CliError(str(e)) from None
+
+
+def model_bot(name: str, seed: int = 0) -> Union[OnnxBot, ModelSearch]:
+    """The bot of a model name (``onnx:PATH``, ``puct:PATH``, ...;
+    `guandan_fast.models.model_from_spec`), its model loaded and checked
+    now; a bad name or model raises `CliError`."""
+    from guandan_fast.models import model_from_spec
+
+    try:
+        return model_from_spec(name, seed=seed)
     except gf.GuandanError as e:
         raise CliError(str(e)) from None
 

@@ -22,13 +22,15 @@ from rich.text import Text
 
 import guandan_fast as gf
 from guandan_fast.bots import Bot
-from guandan_fast.models import is_model_name, model_from_spec
+from guandan_fast.models import is_model_name
 from guandan_fast.cli.options import (
+    MODEL_HELP,
     POLICY_HELP,
     CliError,
     add_rules_arguments,
     bounded_int,
     check_policy,
+    model_bot,
     non_negative_float,
     rules_from_args,
     seed_int,
@@ -77,7 +79,7 @@ def add_parser(sub: Subparsers) -> None:
     )
     p.add_argument("--seat", type=bounded_int(0, 3), default=0, metavar="SEAT", help="your seat (default 0; your partner is seat+2)")
     p.add_argument("--bots", default="mc:200", metavar="POLICY[,POLICY,POLICY]",
-                   help="the bots: one policy for all three or three for the other seats in order (default mc:200); " + POLICY_HELP + "; or a model, onnx:PATH (docs/models.md)")
+                   help="the bots: one policy for all three or three for the other seats in order (default mc:200); " + POLICY_HELP + "; " + MODEL_HELP)
     p.add_argument("--seed", type=seed_int, help="seed of the deals (default: a random one, printed)")
     p.add_argument("--cards", action="store_true", help="number every card-level move (default: one per pattern)")
     p.add_argument("--ascii", action="store_true", help="suit letters instead of ♠ ♥ ♣ ♦")
@@ -87,12 +89,9 @@ def add_parser(sub: Subparsers) -> None:
 
 
 def make_bot(spec: str, seed: int) -> Bot:
-    """A bot for a policy name: random, greedy, rule (`RuleBot`), mc[:N] (`MCBot`, greedy rollouts), mc-random[:N], a search (`SearchBot`), a model (onnx:PATH, `OnnxBot`)."""
+    """A bot for a policy name: random, greedy, rule (`RuleBot`), mc[:N] (`MCBot`, greedy rollouts), mc-random[:N], a search (`SearchBot`), a model (onnx:PATH `OnnxBot`, puct:PATH `ModelSearch`)."""
     if is_model_name(spec):
-        try:
-            return model_from_spec(spec, seed=seed)
-        except gf.GuandanError as e:
-            raise CliError(str(e)) from None
+        return model_bot(spec, seed)
     name = check_policy(spec)  # the engine's own name: mc and mc-random carry their playouts
     if name == "random":
         return gf.RandomBot(seed)

@@ -1,5 +1,6 @@
-"""``guandan-fast simulate``: pits policies against each other over seeded deals
-or games, with a progress bar, a summary table and ``--out`` to JSON or npz.
+"""``guandan-fast simulate``: pits policies (and models, ``onnx:PATH`` or
+``puct:PATH``) against each other over seeded deals or games, with a progress
+bar, a summary table and ``--out`` to JSON or npz.
 
 Seeding. Every pairing plays the same deals: one ``gf.pit(a, b, n=n,
 seed=seed)`` in chunks of `BLOCK` deals (or games), so that the progress bar
@@ -27,18 +28,21 @@ from rich.table import Table
 
 import guandan_fast as gf
 from guandan_fast.cli.options import (
+    MODEL_HELP,
     POLICY_HELP,
     CliError,
     add_ray_argument,
     add_rules_arguments,
     backend_from_args,
     check_policy,
+    model_bot,
     positive_int,
     rules_from_args,
     seed_int,
     threads_int,
 )
 from guandan_fast.cli.text import make_console
+from guandan_fast.models import is_model_name
 
 if TYPE_CHECKING:
     from guandan_fast.cli.options import Subparsers
@@ -53,12 +57,13 @@ BLOCK = 25
 def add_parser(sub: Subparsers) -> None:
     """Adds the ``simulate`` sub-command."""
     s = sub.add_parser(
-        "simulate", help="pit policies against each other over seeded deals or games",
+        "simulate", help="pit policies (or models) against each other over seeded deals or games",
         description="Pits every pair of the given policies over N seeded deals (or games), each pairing with "
-        "seats swapped, and prints win rates with 95% confidence intervals. Policies: " + POLICY_HELP + ".",
+        "seats swapped, and prints win rates with 95% confidence intervals. Policies: " + POLICY_HELP + "; "
+        + MODEL_HELP + ", played one decision at a time in this process (or each --ray worker).",
     )
     s.add_argument("policies", nargs="*", default=["greedy", "random"], metavar="POLICY",
-                   help="two or more policies (default: greedy random); every pair is played")
+                   help="two or more policies or models (default: greedy random); every pair is played")
     s.add_argument("--n", "-n", type=positive_int, default=200, help="deals (or games) per seating (default 200)")
     s.add_argument("--unit", choices=("deal", "game"), default="deal", help="play single deals or whole games (default deal)")
     s.add_argument("--seed", type=seed_int, default=0, help="seed of the run (default 0)")
@@ -153,8 +158,11 @@ def run_simulate(args: argparse.Namespace) -> int:
     policies = [p for item in args.policies for p in item.split(",") if p]
     if len(policies) < 2:
         raise CliError("name at least two policies to pit against each other, e.g. `simulate greedy random`")
-    for p in policies:
-        check_policy(p)
+    for p in policies:  # every name checked (every model loaded) before the first pairing plays
+        if is_model_name(p):
+            model_bot(p)
+        else:
+            check_policy(p)
     args.policies = policies
     out: Path | None = args.out
     if out is not None and out.suffix.lower() not in (".json", ".npz"):
