@@ -105,3 +105,23 @@ def test_numpy_integer_seeds_seed_like_ints(seed) -> None:
     g = gf.Game(seed=3)
     assert gf.SearchBot("mc:20", seed=seed).act(g) == gf.SearchBot("mc:20", seed=int(seed)).act(g)
     assert gf.RandomBot(seed).act(g) == gf.RandomBot(int(seed)).act(g)
+
+
+def test_search_bot_decides_in_its_mode() -> None:
+    """`SearchBot(mode=...)` is `policy_action` in that mode: in card mode a
+    random bot draws among card-level moves, so some seeds choose otherwise."""
+    from guandan_fast.bots import decision_seed
+
+    g = gf.Game(seed=5)
+    differ = 0
+    for s in range(20):
+        by_mode = {}
+        for mode in ("cards", "pattern"):
+            bot = gf.SearchBot("random", seed=s, mode=mode)
+            assert bot.mode == mode
+            by_mode[mode] = bot.act(g)
+            assert by_mode[mode] == gf.policy_action(g, "random", seed=decision_seed(s, 1), mode=mode)
+        differ += by_mode["cards"] != by_mode["pattern"]
+    assert differ > 0
+    with pytest.raises(gf.InvalidArgumentError, match="mode"):
+        gf.SearchBot("random", mode="suits")  # type: ignore[arg-type]

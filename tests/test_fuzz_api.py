@@ -390,7 +390,7 @@ SPECS: list[Spec] = [
          overrides={"playouts": small_count, "threads": small_threads}),
     Spec("GreedyBot.act", lambda _: gf.GreedyBot().act, ("game",), 1),
     Spec("RuleBot.act", lambda _: gf.RuleBot().act, ("game",), 1),
-    Spec("SearchBot", lambda _: lambda *a, **k: gf.SearchBot(*a, **k).act(GAMES["play"].clone()), ("policy",), 0, ("seed", "threads"),
+    Spec("SearchBot", lambda _: lambda *a, **k: gf.SearchBot(*a, **k).act(GAMES["play"].clone()), ("policy",), 0, ("seed", "threads", "mode"),
          overrides={"policy": small_policy, "threads": small_threads}),
     Spec("play_deal", fn(gf.play_deal), ("game", "bots"), 2),
     # tournaments

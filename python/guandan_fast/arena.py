@@ -11,8 +11,8 @@ from typing import Any, Callable, Literal, Mapping, Optional, Sequence
 
 import numpy as np
 
-from guandan_fast._core import Game, InvalidArgumentError, Rules, _item_seed, policy_action
-from guandan_fast.bots import decision_seed, play_deal
+from guandan_fast._core import Game, InvalidArgumentError, Rules, _item_seed
+from guandan_fast.bots import SearchBot, play_deal
 from guandan_fast.distributed.backends import make_backend
 from guandan_fast.distributed.chunks import Span, check_count, run_chunks, simulate_chunk
 from guandan_fast.models import _model_bots, is_model_name
@@ -144,19 +144,6 @@ def _pit_bots_chunk(span: Span, a: str, b: str, config: dict[str, Any], models: 
     return pit_result(a, b, config.get("unit", "deal"), first, second)
 
 
-class _PolicySeat:
-    """A built-in policy's seat: decision `k` (1, 2, ...) is
-    ``policy_action(game, name, seed=decision_seed(seed, k))``."""
-
-    def __init__(self, name: str, seed: int, mode: Literal["cards", "pattern"], threads: int) -> None:
-        self.name, self.seed, self.mode, self.threads = name, seed, mode, threads
-        self._decisions = 0
-
-    def act(self, game: Game) -> Any:
-        self._decisions += 1
-        return policy_action(game, self.name, seed=decision_seed(self.seed, self._decisions), mode=self.mode, threads=self.threads)
-
-
 def _play_bots(span: Span, names: list[str], config: dict[str, Any], models: Mapping[str, Callable[..., Any]]) -> dict[str, np.ndarray]:
     """The span's deals (or games), the deals `simulate` plays, with seat `s`
     played by `names[s]`: `simulate`'s ``winner`` and ``gain`` (``deals``
@@ -170,7 +157,7 @@ def _play_bots(span: Span, names: list[str], config: dict[str, Any], models: Map
     for i in range(span.start, span.start + span.size):
         item = _item_seed(config.get("seed", 0), i)
         seeds = [_item_seed(item, s) for s in range(4)]
-        bots = [models[p](seed=k) if p in models else _PolicySeat(p, k, mode, threads) for p, k in zip(names, seeds)]
+        bots = [models[p](seed=k) if p in models else SearchBot(p, seed=k, threads=threads, mode=mode) for p, k in zip(names, seeds)]
         g = Game(rules, seed=item)
         if not games:
             play_deal(g, bots)

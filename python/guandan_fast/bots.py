@@ -77,19 +77,23 @@ class RuleBot:
 class SearchBot:
     """A search policy of the native simulation by name (``sh:N``,
     ``mc-rule:N``, ``sh-greedy:N``, with ``+game`` and ``@Tms``; docs/bots.md);
-    decision `k` (1, 2, ...) is ``policy_action(game, policy, seed=decision_seed(seed, k))``.
-    Only playout-count budgets are reproducible: ``@Tms`` stops on the clock."""
+    decision `k` (1, 2, ...) is ``policy_action(game, policy, seed=decision_seed(seed, k),
+    mode=mode, threads=threads)``. Only playout-count budgets are
+    reproducible: ``@Tms`` stops on the clock."""
 
-    def __init__(self, policy: str = "sh-greedy:4000", *, seed: int = 0, threads: int = 0) -> None:
-        _check_args(seed=seed, threads=threads)
+    def __init__(
+        self, policy: str = "sh-greedy:4000", *, seed: int = 0, threads: int = 0, mode: Literal["cards", "pattern"] = "pattern"
+    ) -> None:
+        _check_args(seed=seed, threads=threads, mode=mode)
         self.policy = _check_policy(policy)
         self.seed = operator.index(seed)  # a numpy integer's arithmetic would overflow in decision_seed
         self.threads = threads
+        self.mode = mode
         self._decisions = 0
 
     def act(self, game: Game | Observation) -> Action:
         k = self._decisions + 1
-        action = policy_action(_state(game), self.policy, seed=decision_seed(self.seed, k), threads=self.threads)
+        action = policy_action(_state(game), self.policy, seed=decision_seed(self.seed, k), mode=self.mode, threads=self.threads)
         self._decisions = k  # a refused call is not a decision
         return action
 
