@@ -75,14 +75,11 @@ impl Rollout {
     /// The rollout policy named `random`, `greedy`, `rule` or `mix` (the
     /// rule policy for the first `MIX_CARDS` cards, greedy after).
     pub fn from_name(name: &str) -> Option<Rollout> {
-        match name {
-            "random" => Some(Rollout::Random),
-            "greedy" => Some(Rollout::Greedy),
-            "rule" => Some(Rollout::Rule),
-            "mix" => Some(Rollout::Mixed),
-            _ => None,
-        }
+        Rollout::ALL.into_iter().find(|r| r.name() == name)
     }
+
+    /// Every rollout policy.
+    pub const ALL: [Rollout; 4] = [Rollout::Random, Rollout::Greedy, Rollout::Rule, Rollout::Mixed];
 
     /// The name `from_name` reads.
     pub fn name(self) -> &'static str {
@@ -320,9 +317,10 @@ pub(crate) mod tests {
             let p = Policy::from_name(n).unwrap_or_else(|| panic!("{n}"));
             assert_eq!(Policy::from_name(&p.name()), Some(p), "{n}");
         }
-        for r in [Rollout::Random, Rollout::Greedy, Rollout::Rule, Rollout::Mixed] {
+        for r in Rollout::ALL {
             assert_eq!(Rollout::from_name(r.name()), Some(r));
         }
+        assert_eq!(Rollout::from_name("Rule"), None);
         assert_eq!(Policy::from_name("mc:50").unwrap().name(), "mc:50", "today's mc keeps its name and meaning");
         assert_eq!(
             Policy::from_name("mc:50"),
