@@ -261,3 +261,67 @@ def test_pit_and_simulate_take_model_names(mlp, tmp_path: Path, capsys: pytest.C
     capsys.readouterr()
     assert main(["simulate", "greedy", "puct:/nowhere/model.onnx", "--no-progress"]) == 2
     assert "error: no model file" in capsys.readouterr().err
+
+
+class PickledMap:
+    """A backend with map(func, items) that sends every match and result pickled, as a cluster's worker would."""
+
+    def map(self, func, items):  # type: ignore[no-untyped-def]
+        return [pickle.loads(pickle.dumps(func(pickle.loads(pickle.dumps(i))))) for i in items]
+
+
+def test_tournament_takes_model_names(mlp, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from guandan_fast.cli import main
+    from guandan_fast.models import ModelSearch, is_model_name
+    from guandan_fast.tournament import MatchSpec, Tournament, play_match
+    from guandan_fast.tournament.match import sub_seed
+
+    path, _ = mlp
+    field = [f"onnx:{path}", "greedy", f"puct:{path}"]
+    outs = [tmp_path / "a.json", tmp_path / "b.json"]
+    for out in outs:
+        argv = ["tournament", *field, "--format", "round_robin", "--max-deals", "2", "--seed", "3", "--no-progress", "--out", str(out)]
+        assert main(argv) == 0
+    assert "winner:" in capsys.readouterr().out
+    data = json.loads(outs[0].read_text(encoding="utf-8"))
+    assert outs[1].read_text(encoding="utf-8") == outs[0].read_text(encoding="utf-8")  # the same seed, the same tournament
+    assert sorted(s["entrant"] for s in data["standings"]) == sorted(field)  # each model entrant under the name given
+    assert [e["player"] for e in data["entrants"]] == field
+
+    t = Tournament(field, format="round_robin", max_deals=2, seed=3)
+    r = t.run(keep_games=True)
+    assert json.loads(r.to_json()) == data
+    # Each match is played by new bots of the model, seeded by the match's seed and side:
+    # the same on any backend, in any order, pickled or not.
+    assert Tournament(field, format="round_robin", max_deals=2, seed=3).run(PickledMap(), keep_games=True).to_dict(True) == r.to_dict(True)
+    assert Tournament(field, format="round_robin", max_deals=2, seed=3).run(chunk=1, keep_games=True).to_dict(True) == r.to_dict(True)
+    bots = [side for *_, m in r.matches for side in (m.spec.a, m.spec.b) if not isinstance(side, str)]
+    assert len({id(b) for b in bots}) == len(bots) == 4 and any(isinstance(b, ModelSearch) for b in bots)
+    for _, a, b, m in r.matches:
+        sides = [model_from_spec(p, seed=sub_seed(m.spec.seed, "bot", k)) if is_model_name(p) else p for k, p in enumerate((a, b))]
+        again = play_match(MatchSpec(*sides, m.spec.rules, seed=m.spec.seed, limit=2))
+        assert [g.actions for g in again.games] == [g.actions for g in m.games], (a, b)
+
+
+def test_an_event_takes_model_teams(mlp, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from guandan_fast.cli import main
+    from guandan_fast.tournament import Event
+
+    path, _ = mlp
+    players = [f"onnx:{path}", "greedy", f"puct-suit-major:{path}", None]
+    e = Event.create(["M", "G", "P", "people"], players=players, seed=4)
+    e.play_bots()
+    again = Event.from_json(e.to_json())
+    assert again.players == players and again.to_dict() == e.to_dict()
+    twice = Event.create(["M", "G", "P", "people"], players=players, seed=4)
+    twice.play_bots()
+    assert twice.to_dict() == e.to_dict() and e.results  # the same seed, the same ties
+    with pytest.raises(gf.InvalidArgumentError, match="no model file"):
+        Event.create(["M", "G"], players=["onnx:/nowhere/model.onnx", "greedy"]).play_bots()
+
+    ev = tmp_path / "cup.json"
+    assert main(["tournament", "create", f"M=onnx:{path}", "G=greedy", "--seed", "1", "--event", str(ev)]) == 0
+    assert "🏆" in capsys.readouterr().out  # the one tie, model against policy, played at once
+    assert Event.load(ev).players == [f"onnx:{path}", "greedy"]

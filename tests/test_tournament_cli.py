@@ -60,11 +60,25 @@ def test_every_format_runs_from_the_command_line(fmt: str, tmp_path: Path, capsy
         (["greedy", "random", "--units", "A"], "one unit per entrant"),
         (["greedy", "random", "--best-of", "2"], "best_of must be 1 or 3"),
         (["greedy", "random", "--out", "r.txt"], "--out must end in .json"),
+        (["greedy", "onnx:"], "onnx:PATH"),
     ],
 )
 def test_bad_input_is_one_error_line(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "tournament", *argv, "--no-progress")
     assert code == 2 and err.startswith("error:") and message in err
+
+
+def test_a_missing_model_is_one_error_line_before_any_match(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("onnxruntime")
+    missing = tmp_path / "missing.onnx"
+    out = tmp_path / "r.json"
+    code, text, err = run(capsys, "tournament", "greedy", f"puct:{missing}", "random", "--out", str(out), "--no-progress")
+    assert code == 2 and err.startswith("error:") and str(missing) in err and len(err.splitlines()) == 1
+    assert text == "" and not out.exists()  # nothing played, nothing written
+    ev = tmp_path / "event.json"
+    code, text, err = run(capsys, "tournament", "create", "A", f"B=onnx:{missing}", "--event", str(ev))
+    assert code == 2 and err.startswith("error:") and str(missing) in err
+    assert not ev.exists()
 
 
 def test_an_event_of_people_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -36,7 +36,7 @@ __all__ = [
 #: Policy names the native engine knows (checked by the engine itself, see `check_policy`).
 POLICY_HELP = "random, greedy, rule, mc, mc:N, mc-random:N, mc-rule:N, sh:N, sh-greedy:N, ismcts:N, focus:N, best (N playouts per decision; searches take +game, +win and @Tms, see docs/bots.md; best: the strongest against the competition's entrants)"
 #: The model names a command takes beside the policies (`model_bot`).
-MODEL_HELP = "or a model, onnx:PATH or puct:PATH (docs/models.md)"
+MODEL_HELP = "or a model, onnx:PATH or puct:PATH (onnx-suit-major:PATH, puct-suit-major:PATH for the suit-major card order; docs/models.md)"
 
 
 class CliError(Exception):

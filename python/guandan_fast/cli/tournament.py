@@ -1,4 +1,4 @@
-"""``guandan-fast tournament``: runs a `Tournament` of policies with a progress
+"""``guandan-fast tournament``: runs a `Tournament` of policies and models with a progress
 bar, prints the bracket tree and standings, and writes ``--out`` JSON and
 ``--svg`` a bracket picture. With a command word first and ``--event FILE``
 it runs a knockout that people play (`tournament.people.Event`): ``create``
@@ -18,15 +18,18 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from guandan_fast._core import GuandanError, Rules
 from guandan_fast.cli.options import (
+    MODEL_HELP,
     POLICY_HELP,
     CliError,
     add_ray_argument,
     add_rules_arguments,
     backend_from_args,
     check_policy,
+    model_bot,
     rules_kwargs,
 )
 from guandan_fast.cli.text import make_console
+from guandan_fast.models import is_model_name
 from guandan_fast.tournament import FORMATS, Event, MatchResult, Tournament
 from guandan_fast.tournament.people import ENDINGS, TIE_BREAKS
 from guandan_fast.tournament.render import bracket_svg, bracket_tree, standings_table, write_json
@@ -40,14 +43,16 @@ __all__ = ["add_parser", "run_tournament"]
 def add_parser(sub: Subparsers) -> None:
     """Adds the ``tournament`` sub-command."""
     t = sub.add_parser(
-        "tournament", help="run a knockout, qualify-final, race, round-robin or swiss tournament of policies",
-        description="Runs a seeded tournament of built-in policies (docs/tournaments.md). Entrants: " + POLICY_HELP
-        + "; a policy named twice enters twice. --best-of and --max-deals apply to each match; at the deal limit a "
-        "match ends on levels or (--at-limit sudden-death) switches to sudden death.",
+        "tournament", help="run a knockout, qualify-final, race, round-robin or swiss tournament of policies and models",
+        description="Runs a seeded tournament of built-in policies and models (docs/tournaments.md). Entrants: " + POLICY_HELP
+        + "; " + MODEL_HELP + ", each match played by new bots of it seeded by the match; a name given twice enters "
+        "twice. --best-of and --max-deals apply to each match; at the deal limit a match ends on levels or "
+        "(--at-limit sudden-death) switches to sudden death.",
     )
-    t.add_argument("entrants", nargs="+", metavar="POLICY",
-                   help="two or more entrants (policy names; commas also separate); or, with --event, one of the commands "
-                        "create TEAM..., pairings, report TEAM_A TEAM_B, bracket, standings")
+    t.add_argument("entrants", nargs="+", metavar="ENTRANT",
+                   help="two or more entrants (policy or model names; commas also separate); or, with --event, one of the "
+                        "commands create TEAM..., pairings, report TEAM_A TEAM_B, bracket, standings (a team NAME=POLICY "
+                        "or NAME=onnx:PATH, NAME=puct:PATH is played by that bot)")
     t.add_argument("--format", choices=FORMATS, default="knockout", help="the format (default knockout)")
     t.add_argument("--units", metavar="U,U,...", help="one unit per entrant (empty for none), e.g. A,A,B,,C: same-unit entrants are drawn apart")
     t.add_argument("--at-limit", choices=("levels", "lots", "sudden-death"), default="levels",
@@ -106,6 +111,9 @@ def run_event(args: argparse.Namespace) -> int:
             teams = [t.strip() for item in rest for t in item.split(",") if t.strip()]
             names = [t.split("=", 1)[0] for t in teams]
             players = [t.split("=", 1)[1] if "=" in t else None for t in teams]
+            for p in players:
+                if p is not None and is_model_name(p):
+                    model_bot(p)  # the model loaded and checked before the event is saved
             units = None
             if args.units is not None:
                 units = [u.strip() or None for u in args.units.split(",")]
@@ -179,7 +187,8 @@ def run_tournament(args: argparse.Namespace) -> int:
     if len(entrants) < 2:
         raise CliError("name at least two entrants, e.g. `tournament greedy random`")
     for p in entrants:
-        check_policy(p)
+        if not is_model_name(p):
+            check_policy(p)
     units = None
     if args.units is not None:
         units = [u.strip() or None for u in args.units.split(",")]
@@ -190,11 +199,14 @@ def run_tournament(args: argparse.Namespace) -> int:
     kw = rules_kwargs(args)
     best_of = kw.pop("best_of", 1)
     max_deals = kw.pop("max_deals", None)
-    t = Tournament(
-        entrants, format=args.format, best_of=best_of, rules=Rules(**kw), max_deals=max_deals,
-        at_limit=args.at_limit.replace("-", "_"), third_place=args.third_place,
-        qualify_deals=args.qualify_deals, rounds=args.rounds, units=units, seed=args.seed, threads=args.threads,
-    )
+    try:  # a model is loaded and checked here, before any match
+        t = Tournament(
+            entrants, format=args.format, best_of=best_of, rules=Rules(**kw), max_deals=max_deals,
+            at_limit=args.at_limit.replace("-", "_"), third_place=args.third_place,
+            qualify_deals=args.qualify_deals, rounds=args.rounds, units=units, seed=args.seed, threads=args.threads,
+        )
+    except GuandanError as e:
+        raise CliError(str(e)) from None
     err = make_console(stderr=True)
     with Progress(
         TextColumn("matches"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),

@@ -14,7 +14,8 @@ from guandan_fast.arguments import check_callable, check_int
 from guandan_fast.distributed.backends import Backend, make_backend
 from guandan_fast.distributed.chunks import check_chunk
 from guandan_fast.tournament import formats
-from guandan_fast.tournament.match import AtLimit, MatchResult, Player, check_player, play_on
+from guandan_fast.models import is_model_name
+from guandan_fast.tournament.match import AtLimit, MatchResult, Player, bot_makers, check_player, play_on
 
 __all__ = ["MAX_DEALS", "Entrant", "Tournament", "TournamentResult"]
 
@@ -24,7 +25,9 @@ MAX_DEALS = 2**32 - 1
 
 @dataclass(frozen=True)
 class Entrant:
-    """A named team: a built-in policy name or a Python bot, optionally of a unit (for the draw)."""
+    """A named team: a built-in policy name, a model name (``onnx:PATH``,
+    ``puct:PATH``, ...: a new bot of the model for each match) or a Python
+    bot, optionally of a unit (for the draw)."""
 
     name: str
     player: Player
@@ -36,7 +39,7 @@ EntrantArg = Union[Entrant, str, Any]
 
 def _entrants(entrants: object, units: Optional[Sequence[Optional[str]]]) -> list[Entrant]:
     if isinstance(entrants, (str, bytes)) or not isinstance(entrants, Iterable):
-        raise InvalidArgumentError(f"entrants must be a list of entrants (policy names, bots or Entrant), not a {type(entrants).__name__}")
+        raise InvalidArgumentError(f"entrants must be a list of entrants (policy or model names, bots or Entrant), not a {type(entrants).__name__}")
     items: list[Any] = list(entrants.items()) if isinstance(entrants, Mapping) else list(entrants)
     if len(items) < 2:
         raise InvalidArgumentError(f"a tournament needs at least two entrants, not {len(items)}")
@@ -56,7 +59,7 @@ def _entrants(entrants: object, units: Optional[Sequence[Optional[str]]]) -> lis
             e = Entrant(name=str(name), player=e)
         if not isinstance(e.name, str) or not e.name.strip():
             raise InvalidArgumentError(f"the name of entrant {i} must be a non-empty str, not {e.name!r:.40}")
-        player = check_player(e.player, f"entrant {i} ({e.name!r:.40})")
+        player = e.player if is_model_name(e.player) else check_player(e.player, f"entrant {i} ({e.name!r:.40})")
         unit = e.unit if units is None else units[i]
         if unit is not None and not isinstance(unit, str):
             raise InvalidArgumentError(f"the unit of entrant {i} must be a str or None, not a {type(unit).__name__}")
@@ -112,7 +115,9 @@ class TournamentResult:
 class Tournament:
     """A tournament of `entrants` in `format` (see `formats.FORMATS` and docs/tournaments.md).
 
-    `entrants`: policy names, bots, `Entrant`s, or a dict name -> player;
+    `entrants`: policy names, model names (``onnx:PATH``, ``puct:PATH``, ...;
+    each model loaded and checked here, each match played by new bots of it
+    seeded by the match's seed), bots, `Entrant`s, or a dict name -> player;
     `units`: one unit (or None) per entrant, for the knockout draw and the
     tables. Matches are `best_of` 1 or 3 games under `rules`; `max_deals`
     is each match's time limit in deals, after which it ends on levels
@@ -175,6 +180,7 @@ class Tournament:
         self.qualify_deals = qualify_deals
         self.seed = seed
         self.threads = threads
+        self._makers = bot_makers(e.player for e in self.entrants)
 
     def run(
         self,
@@ -237,6 +243,7 @@ class Tournament:
             progress=progress,
             keep_games=keep_games,
             on_match=None if on_match is None else lambda stage, a, b, r: on_match(stage, names[a], names[b], r),
+            makers=self._makers,
         )
         if self.format == "knockout":
             out = formats.knockout(rt, self.third_place)

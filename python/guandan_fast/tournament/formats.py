@@ -34,11 +34,11 @@ import functools
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Mapping, Optional, Sequence
 
 from guandan_fast._core import _RANKS, InvalidArgumentError
 from guandan_fast.tournament.draw import draw_bracket, draw_tables
-from guandan_fast.tournament.match import AtLimit, MatchResult, MatchSpec, Player, sub_seed
+from guandan_fast.tournament.match import AtLimit, BotMaker, MatchResult, MatchSpec, Player, match_player, sub_seed
 
 __all__ = ["FORMATS", "Runner"]
 
@@ -65,6 +65,8 @@ class Runner:
     keep_games: bool = False
     #: Given each match with its games as it is played: (stage, a, b, result).
     on_match: Optional[Callable[[str, int, int, MatchResult], None]] = None
+    #: The bot maker of each model name among `players` (`match.bot_makers`): each match gets new bots.
+    makers: Mapping[str, BotMaker] = field(default_factory=dict)
     total: int = 0
     done: int = 0
     #: Every match played, in order: (stage, a, b, result).
@@ -78,11 +80,12 @@ class Runner:
         rules = self._rules.get(key)
         if rules is None:
             rules = self._rules[key] = dict(self.rules, best_of=key[0], **({"sudden_death": True} if sudden_death else {}))
+        seed = sub_seed(self.seed, "match", *path)
         return MatchSpec(
-            a=self.players[a],
-            b=self.players[b],
+            a=match_player(self.players[a], self.makers, seed, 0),
+            b=match_player(self.players[b], self.makers, seed, 1),
             rules=rules,
-            seed=sub_seed(self.seed, "match", *path),
+            seed=seed,
             limit=self.limit if limit == "match" else limit,
             at_limit=self.at_limit,
         )

@@ -13,20 +13,23 @@ import dataclasses
 import functools
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any, Literal, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Iterable, Literal, Mapping, Optional, Sequence, Union
 
 from guandan_fast._core import Game, InvalidArgumentError, InvalidStateError, Rules, _check_policy, _rebuild_game, play_bot_match, simulate_matches
 from guandan_fast.bots import Bot
 from guandan_fast.distributed.backends import Backend
 from guandan_fast.distributed.chunks import run_chunks
+from guandan_fast.models import _model_bots, is_model_name
 
-__all__ = ["AtLimit", "MatchResult", "MatchSpec", "Player", "game_from_record", "play_match", "play_matches", "play_on", "sub_seed"]
+__all__ = ["AtLimit", "BotMaker", "MatchResult", "MatchSpec", "Player", "bot_makers", "game_from_record", "match_player", "play_match", "play_matches", "play_on", "sub_seed"]
 
 #: What a match does at its deal limit: end on levels (equal levels to the last
 #: deal's first team out, or by drawing seeded lots), or switch to sudden death.
 AtLimit = Literal["levels", "lots", "sudden_death"]
 #: A built-in policy name (``random``, ``greedy``, ``mc:N``, ...) or a Python bot.
 Player = Union[str, Bot]
+#: Makes a new bot: ``maker(seed=...)``.
+BotMaker = Callable[..., Bot]
 
 
 def sub_seed(seed: int, *path: object) -> int:
@@ -43,6 +46,22 @@ def check_player(player: object, what: str) -> Player:
     if callable(getattr(player, "act", None)):
         return player  # type: ignore[return-value]
     raise InvalidArgumentError(f"{what} must be a policy name or a bot with an act(game) method, not a {type(player).__name__}")
+
+
+def bot_makers(players: Iterable[object]) -> dict[str, BotMaker]:
+    """The bot maker of each model name among `players` (``onnx:PATH``,
+    ``puct:PATH``, ...; `guandan_fast.models.model_from_spec`), each model
+    loaded and checked once, now."""
+    return {p: _model_bots(p) for p in players if isinstance(p, str) and is_model_name(p)}
+
+
+def match_player(player: Player, makers: Mapping[str, BotMaker], seed: int, side: int) -> Player:
+    """`player` as the match of `seed` takes it on `side` (0: seats 0 and 2,
+    1: seats 1 and 3): for a model name of `makers` a new bot, seeded by the
+    match's seed and the side (a match plays the same wherever and after
+    whatever it is played); anything else as it is."""
+    make = makers.get(player) if isinstance(player, str) else None
+    return player if make is None else make(seed=sub_seed(seed, "bot", side))
 
 
 @dataclass(frozen=True)

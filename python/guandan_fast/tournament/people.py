@@ -12,7 +12,7 @@ match ended (``"played"``, ``"levels"`` or ``"sudden_death"`` at the time
 limit, ``"forfeit"``), each team's level when a match stopped at the limit
 and how equal levels or games there were decided (docs/rules.md §9), and
 the referee's decisions of the match (docs/rules.md §10), kept as
-reported. Ties between two built-in policies are played by `play_bots`.
+reported. Ties between two built-in policies (or models) are played by `play_bots`.
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 from guandan_fast._core import _RANKS, PENALTY_KINDS, InvalidArgumentError, _check_policy
 from guandan_fast.tournament.draw import draw_bracket
 from guandan_fast.tournament.event import Entrant, TournamentResult
-from guandan_fast.tournament.match import MatchSpec, play_match, sub_seed
+from guandan_fast.models import is_model_name
+from guandan_fast.tournament.match import BotMaker, MatchSpec, bot_makers, match_player, play_match, sub_seed
 
 __all__ = ["ENDINGS", "LEVELS", "PENALTIES", "TIE_BREAKS", "Event"]
 
@@ -69,12 +70,13 @@ def _check_tie_break(value: object, what: str) -> Optional[str]:
 
 @dataclass
 class Event:
-    """A knockout of `names` (each a team of people, or a built-in policy in
-    `players`), in `units` (None for none), seeded by `seed`; each tie is
-    `best_of` 1 or 3 games; `third_place` adds the play-off of the
-    semi-final losers. `tie_break` is how the event decides equal levels (or
-    games) of a match ended on levels at the deal limit (`TIE_BREAKS`; None:
-    each such report says)."""
+    """A knockout of `names` (each a team of people, or in `players` a
+    built-in policy or a model name, ``onnx:PATH``, ``puct:PATH``, ...), in
+    `units` (None for none), seeded by `seed`; each tie is `best_of` 1 or 3
+    games; `third_place` adds the play-off of the semi-final losers.
+    `tie_break` is how the event decides equal levels (or games) of a match
+    ended on levels at the deal limit (`TIE_BREAKS`; None: each such report
+    says)."""
 
     names: list[str]
     players: list[Optional[str]]
@@ -110,7 +112,7 @@ class Event:
         ps = list(players) if players is not None else [None] * len(names)
         if len(us) != len(names) or len(ps) != len(names):
             raise InvalidArgumentError(f"units and players give one entry per team ({len(names)})")
-        ps = [None if p is None else _check_policy(p) for p in ps]
+        ps = [p if p is None or is_model_name(p) else _check_policy(p) for p in ps]
         if best_of not in (1, 3) or isinstance(best_of, bool):
             raise InvalidArgumentError(f"best_of must be 1 or 3, not {best_of!r:.20}")
         _check_tie_break(tie_break, "tie_break")
@@ -313,19 +315,25 @@ class Event:
         raise InvalidArgumentError(f"{self.names[ia]!r} and {self.names[ib]!r} have no tie to play now")
 
     def play_bots(self) -> int:
-        """Plays every tie to play now between two built-in policies (seeded by
-        the event's seed and the tie), repeatedly; returns how many were played."""
+        """Plays every tie to play now between two built-in policies or models
+        (seeded by the event's seed and the tie; a model's side by a new bot
+        of it, the models of a round's ties loaded and checked before any is
+        played), repeatedly; returns how many were played."""
         played = 0
+        makers: dict[str, BotMaker] = {}
         while True:
             todo = [(s, a, b) for s, a, b in self.pairings() if self.players[self._index(a)] and self.players[self._index(b)]]
             if not todo:
                 return played
+            sides = [self.players[self._index(t)] for _, a, b in todo for t in (a, b)]
+            makers.update(bot_makers(p for p in sides if p not in makers))
             for stage, a, b in todo:
                 ia, ib = self._index(a), self._index(b)
                 key, _ = self._tie_key(ia, ib)
                 pa, pb = self.players[ia], self.players[ib]
                 assert pa is not None and pb is not None
-                spec = MatchSpec(pa, pb, {"best_of": self.best_of}, seed=sub_seed(self.seed, "event", key))
+                seed = sub_seed(self.seed, "event", key)
+                spec = MatchSpec(match_player(pa, makers, seed, 0), match_player(pb, makers, seed, 1), {"best_of": self.best_of}, seed=seed)
                 r = play_match(spec)
                 self.report(a, b, winner=a if r.winner == 0 else b, games=list(r.games_won), ending=r.ending, deals=r.deals)
                 played += 1
