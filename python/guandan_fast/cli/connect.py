@@ -7,7 +7,7 @@ import asyncio
 from typing import TYPE_CHECKING
 
 from guandan_fast.cli.options import MODEL_HELP, POLICY_HELP, CliError, add_rules_arguments, check_policy, model_bot, rules_kwargs, seed_int
-from guandan_fast.cli.serve import needs_websockets
+from guandan_fast.cli.serve import add_start_arguments, needs_websockets, start_from_args
 
 if TYPE_CHECKING:
     from guandan_fast.cli.options import Subparsers
@@ -26,6 +26,7 @@ def add_parser(sub: Subparsers) -> None:
     p.add_argument("--seed", type=seed_int, default=0, help="seed of the bot's decisions (default 0)")
     p.add_argument("--rules", choices=("platform", "default"), default="platform",
                    help="the server's rule preset (default platform); the rules flags below change it, as given to the server")
+    add_start_arguments(p, server=False)
     add_rules_arguments(p)
     p.set_defaults(func=run_connect)
 
@@ -53,7 +54,7 @@ def run_connect(args: argparse.Namespace) -> int:
         raise CliError(f"the url must start with ws:// or wss://, not {args.url[:60]!r}")
     base = PLATFORM_RULES if args.rules == "platform" else {}
     rules = gf.Rules(**{**base, **rules_kwargs(args)})
-    client = Client(args.url, connect_bot(args.bot, args.seed), rules=rules)
+    client = Client(args.url, connect_bot(args.bot, args.seed), rules=rules, start=start_from_args(args, rules))
     try:
         result = asyncio.run(client.run())
     except ProtocolError as e:

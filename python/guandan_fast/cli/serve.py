@@ -27,7 +27,7 @@ from guandan_fast.cli.options import (
 if TYPE_CHECKING:
     from guandan_fast.cli.options import Subparsers
 
-__all__ = ["MAX_REFEREE_LINE", "add_parser", "needs_websockets", "referee_line", "run_serve"]
+__all__ = ["MAX_REFEREE_LINE", "add_parser", "add_start_arguments", "needs_websockets", "referee_line", "run_serve", "start_from_args"]
 
 #: The longest line ``--referee-input`` takes (bytes); a longer one is refused whole.
 MAX_REFEREE_LINE = 200
@@ -50,6 +50,54 @@ def _timeout(text: str) -> float:
     if not 0 < value <= 3600:
         raise argparse.ArgumentTypeError(f"must be above 0 and at most 3600 seconds, not {text[:40]}")
     return value
+
+
+def _two(what: str, example: str) -> Any:
+    """An argparse type: two comma-separated values (`what`, e.g. `example`), as text."""
+
+    def parse(text: str) -> tuple[str, str]:
+        parts = [p.strip() for p in text.split(",")]
+        if len(parts) != 2 or not all(parts):
+            raise argparse.ArgumentTypeError(f"expected {what}, team 0's then team 1's, such as {example}, not {text[:40]!r}")
+        return parts[0], parts[1]
+
+    return parse
+
+
+def _counts(text: str) -> tuple[int, int]:
+    a, b = _two("two counts", "1,0")(text)
+    return bounded_int(0, 255)(a), bounded_int(0, 255)(b)
+
+
+def _team(text: str) -> int:
+    if text.strip() not in ("0", "1"):
+        raise argparse.ArgumentTypeError(f"must be a team, 0 (seats 0 and 2) or 1 (seats 1 and 3), not {text[:40]!r}")
+    return int(text)
+
+
+def add_start_arguments(parser: argparse.ArgumentParser, server: bool = True) -> None:
+    """Adds ``--start-levels``, ``--start-declarer`` and ``--start-a-fails`` (the
+    level state every game starts from; for a client, the server's)."""
+    whose = "" if server else " (as given to the server)"
+    g = parser.add_argument_group("start of each game (default: both teams at 2)" + whose)
+    g.add_argument("--start-levels", type=_two("two ranks", "A,2"), metavar="L0,L1",
+                   help="every game starts with team 0 (seats 0, 2) at L0 and team 1 at L1, e.g. A,2 (ranks 2..10, J, Q, K, A; T for 10)")
+    g.add_argument("--start-declarer", type=_team, metavar="TEAM",
+                   help="the team whose level the first deal is played at (default: the team with the higher level; "
+                   "with equal levels no team declares it, as in a game from 2)")
+    g.add_argument("--start-a-fails", type=_counts, metavar="N,M",
+                   help="failed attempts at A each team has already made (default 0,0; below the rules' --a-max-attempts)")
+
+
+def start_from_args(args: argparse.Namespace, rules: Any) -> Optional[dict[str, Any]]:
+    """The start state the ``--start-*`` options give, checked against `rules` (None when not given)."""
+    from guandan_fast.platform.rules import check_start
+
+    if args.start_levels is None:
+        if args.start_declarer is not None or args.start_a_fails is not None:
+            raise CliError("--start-declarer and --start-a-fails need --start-levels")
+        return None
+    return check_start({"levels": args.start_levels, "declarer": args.start_declarer, "a_fails": args.start_a_fails}, rules)
 
 
 def add_parser(sub: Subparsers) -> None:
@@ -75,6 +123,7 @@ def add_parser(sub: Subparsers) -> None:
     p.add_argument("--referee-input", action="store_true",
                    help="read referee's decisions from standard input, one a line: penalize TABLE TEAM KIND [SEAT] "
                    "(kinds as in docs/rules.md section 10); each is answered with one line")
+    add_start_arguments(p)
     add_rules_arguments(p)
     p.set_defaults(func=run_serve)
 
@@ -91,12 +140,13 @@ def run_serve(args: argparse.Namespace) -> int:
     if rules.best_of != 1:
         raise CliError("a platform match is --games N games; --best-of does not apply")
     fallback = check_policy(args.fallback)
+    start = start_from_args(args, rules)
 
     log = _Say()
     web = _web(args, rules) if args.web is not None else None
     server = Server(host=args.host, port=args.port, games=args.games, seed=args.seed, bots=bots, rules=rules,
                     record=args.record, timeout=args.timeout, fallback=fallback, tables=args.tables, log=log,
-                    on_step=None if web is None else web[1].update)
+                    on_step=None if web is None else web[1].update, start=start)
     reader = _RefereeInput(server, sys.stdin.fileno(), log) if args.referee_input else None
     if reader is not None:
         reader.start()

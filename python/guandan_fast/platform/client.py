@@ -10,7 +10,7 @@ observation and the legal actions.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Literal, Optional, Union
+from typing import Any, Callable, Literal, Mapping, Optional, Union
 
 from guandan_fast._core import (
     Combo,
@@ -26,7 +26,7 @@ from guandan_fast._core import (
 from guandan_fast.bots import SearchBot
 from guandan_fast.platform import messages as m
 from guandan_fast.platform.codes import Action, ProtocolError, action_code, action_from_code, card_from_code
-from guandan_fast.platform.rules import platform_rules
+from guandan_fast.platform.rules import check_start, platform_rules
 from guandan_fast.platform.transport import (
     CLIENT_MAX_MESSAGE,
     CLIENT_MAX_QUEUE,
@@ -61,9 +61,13 @@ Bot = Union[str, Any, Callable[[Observation, list[Action]], Action]]
 
 class Client:
     """Plays one seat of a platform server at `url` with `bot`, under `rules`
-    (the platform's preset by default: the server's rules)."""
+    (the platform's preset by default: the server's rules), each game from
+    the level state `start` (the server's; None: both teams at 2; as
+    `Referee` takes it)."""
 
-    def __init__(self, url: str, bot: Bot, *, rules: Optional[Rules] = None, keep_decisions: bool = False) -> None:
+    def __init__(
+        self, url: str, bot: Bot, *, rules: Optional[Rules] = None, keep_decisions: bool = False, start: Optional[Mapping[str, Any]] = None
+    ) -> None:
         self.url = url
         if isinstance(bot, str):
             bot = PolicyBot(bot)
@@ -75,6 +79,7 @@ class Client:
         else:
             raise TypeError(f"a bot is a policy name, an object with act(observation) or a callable, not {type(bot).__name__}")
         self.rules = platform_rules() if rules is None else rules
+        self.start = check_start(start, self.rules)
         self.keep_decisions = keep_decisions
         #: (observation, action) of every decision, when `keep_decisions`.
         self.decisions: list[tuple[Observation, Action]] = []
@@ -89,10 +94,13 @@ class Client:
     # ------------------------------------------------------------ the view of the game
 
     def _new_game(self) -> None:
-        start = "A" if self.rules.sudden_death else "2"
-        self.levels: tuple[str, str] = (start, start)
+        first = "A" if self.rules.sudden_death else "2"
+        self.levels: tuple[str, str] = (first, first)
         self.a_fails: tuple[int, int] = (0, 0)
         self.declarer: Optional[int] = None
+        if self.start is not None:
+            (l0, l1), (f0, f1) = self.start["levels"], self.start["a_fails"]
+            self.levels, self.a_fails, self.declarer = (l0, l1), (f0, f1), self.start["declarer"]
         self.prev_finish: Optional[list[int]] = None
 
     def _new_deal(self, hand: list[Any]) -> None:

@@ -16,6 +16,7 @@ from typing import Any, Iterable, Mapping, Optional
 
 from guandan_fast._core import Game, GuandanError, IllegalMoveError, InvalidArgumentError, Rules
 from guandan_fast.platform.codes import action_from_code
+from guandan_fast.platform.rules import check_start, start_game
 
 __all__ = [
     "RecordFile",
@@ -44,14 +45,23 @@ def rules_from_record(data: dict[str, Any]) -> Rules:
     return Rules(**d)
 
 
-def game_line(table: int, game: int, seed: int, seats: Mapping[int, str], rules: Rules) -> dict[str, Any]:
-    """The line of game `game` (from 0) of a table's match as it starts: its
+def game_line(
+    table: int, game: int, seed: int, seats: Mapping[int, str], rules: Rules, *, start: Optional[Mapping[str, Any]] = None
+) -> dict[str, Any]:
+    """The line of game `game` (from 0) of a table's match as it starts, with
+    the level state it starts from as ``start`` when one was given
+    (``{"levels", "declarer", "a_fails"}``, as `check_start` gives it): its
     ``deals`` are filled in as they are played (``{"level", "actions": [[seat,
     code], ...]}``, and ``"penalties": [[at, team, kind, seat], ...]`` when the
     referee decided, `at` the deal's actions recorded before it), then
-    ``winner`` and ``levels`` are added (or ``type`` becomes ``"aborted"`` with
-    a ``reason``)."""
-    return {"type": "game", "table": table, "game": game, "seed": seed, "seats": seats, "rules": rules_to_record(rules), "deals": []}
+    ``winner`` and ``levels`` are added, with ``"ending": "levels"`` when the
+    deal limit (``Rules.max_deals``) decided the game rather than a pass of A
+    (or ``type`` becomes ``"aborted"`` with a ``reason``)."""
+    line: dict[str, Any] = {"type": "game", "table": table, "game": game, "seed": seed, "seats": seats, "rules": rules_to_record(rules)}
+    if start is not None:
+        line["start"] = {"levels": list(start["levels"]), "declarer": start["declarer"], "a_fails": list(start["a_fails"])}
+    line["deals"] = []
+    return line
 
 
 def result_line(
@@ -152,10 +162,11 @@ def _deal_items(deal: dict[str, Any], rules: Rules) -> Iterable[tuple[Any, ...]]
             yield seat, action_from_code(code, deal["level"], rules)
 
 
-def _replay_with_decisions(line: dict[str, Any], rules: Rules) -> Game:
-    """`Game.replay` of a line with referee's decisions, deal by deal: a decision
-    taken before a deal's first action is taken once that deal has begun."""
-    game = Game(rules, seed=line["seed"])
+def _replay_deal_by_deal(line: dict[str, Any], rules: Rules) -> Game:
+    """`Game.replay` of a line with a start state or referee's decisions, deal
+    by deal: a decision taken before a deal's first action is taken once that
+    deal has begun."""
+    game = start_game(rules, line["seed"], check_start(line.get("start"), rules))
     for k, deal in enumerate(line["deals"]):
         if k:
             game.next_deal()
@@ -171,13 +182,13 @@ def _replay_with_decisions(line: dict[str, Any], rules: Rules) -> Game:
 
 def replay(line: object) -> Game:
     """The `Game` a record's game (or aborted) line rebuilds: its seed, rules,
-    actions and the referee's decisions."""
+    start state, actions and the referee's decisions."""
     if not isinstance(line, dict) or line.get("type") not in ("game", "aborted") or "deals" not in line:
         raise InvalidArgumentError(f"replay takes a record's game or aborted-game line (a dict with deals), not {line!r:.60}")
     try:
         rules = rules_from_record(line["rules"])
-        if any(deal.get("penalties") for deal in line["deals"]):
-            return _replay_with_decisions(line, rules)
+        if line.get("start") is not None or any(deal.get("penalties") for deal in line["deals"]):
+            return _replay_deal_by_deal(line, rules)
         return Game.replay(list(_actions(line, rules)), seed=line["seed"], rules=rules)
     except GuandanError as e:
         raise InvalidArgumentError(f"the record line does not replay: {e}") from None

@@ -23,13 +23,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generator, Mapping, Optional, Union, cast
 
-from guandan_fast._core import Game, InvalidArgumentError, InvalidStateError, Return, Rules, _check_policy, policy_action
+from guandan_fast._core import Game, InvalidArgumentError, InvalidStateError, Return, Rules, _check_policy, policy_action, settle_deal
 from guandan_fast.arguments import check_int
 from guandan_fast.bots import decision_seed
 from guandan_fast.platform import messages as m
 from guandan_fast.platform import record
 from guandan_fast.platform.codes import Action, ProtocolError, action_code, card_code, cards_code
-from guandan_fast.platform.rules import DRAW_DROPS, platform_rules
+from guandan_fast.platform.rules import DRAW_DROPS, check_start, platform_rules, start_game
 from guandan_fast.models import is_model_name, model_from_spec
 from guandan_fast.platform.seating import check_bots
 
@@ -116,12 +116,17 @@ class _Deal:
     greater: tuple[int, Optional[list[Any]]] = (-1, None)
     #: The code of every action listed so far (the same plays are listed again and again).
     codes: dict[Action, list[Any]] = field(default_factory=dict)
+    #: The level state the deal's last action was applied at: (levels, a_fails, declarer).
+    state: Optional[tuple[Any, Any, Optional[int]]] = None
 
 
 class Referee:
     """One match of table `table`: `clients` (seat -> name) and `bots` (seat
     -> policy) fill the four seats; game `i` (from 0) is ``Game(rules,
-    seed=seed + i)``; a bot seat's decision `k` is ``policy_action(game,
+    seed=seed + i)``, started from the level state `start` when one is given
+    (``{"levels": (team 0's, team 1's)[, "declarer": team][, "a_fails": (n,
+    m)]}``, see `check_start`; `InvalidArgumentError` for one the rules cannot
+    start from); a bot seat's decision `k` is ``policy_action(game,
     policy, seed=decision_seed(seed + seat, k))``; after `draw_drops` drops
     from A a game is a draw. Call `start`, then whatever happens: `receive`,
     `timeout`, `leave`, `play_bot`, `penalize`; each returns the events to
@@ -140,8 +145,11 @@ class Referee:
         table: int = 0,
         fallback: str = "greedy",
         draw_drops: int = DRAW_DROPS,
+        start: Optional[Mapping[str, Any]] = None,
     ) -> None:
         self.rules, self.bots, self.fallback = match_options(rules, bots, fallback, games=games, seed=seed, draw_drops=draw_drops)
+        #: The level state every game starts from, as the record writes it (None: both teams at 2).
+        self.start_state = check_start(start, self.rules)
         check_int("table", table, 0, 2**64)
         seats = list(clients) if isinstance(clients, Mapping) else None
         if seats is None or any(type(s) is not int for s in seats) or sorted([*seats, *self.bots]) != [0, 1, 2, 3]:
@@ -289,13 +297,18 @@ class Referee:
 
     def _match(self) -> Generator[None, _Input, None]:
         self._log(f"table {self.table}: " + ", ".join(f"seat {s} {self.names[s]}" for s in range(4)))
+        if self.start_state is not None:
+            st = self.start_state
+            declares = "no team declares" if st["declarer"] is None else f"team {st['declarer']} declares"
+            self._log(f"table {self.table}: every game starts at levels {'-'.join(st['levels'])}, "
+                      f"failures at A {'-'.join(map(str, st['a_fails']))}; {declares} its first deal")
         wins, draws = [0] * 4, [0] * 4
         forfeit: Optional[dict[str, Any]] = None
         for g in range(self.games):
             seed = (self.seed + g) % 2**64
             self.game_index = g
-            self.game = game = Game(self.rules, seed=seed)
-            line = record.game_line(self.table, g, seed, self.names, self.rules)
+            self.game = game = start_game(self.rules, seed, self.start_state)
+            line = record.game_line(self.table, g, seed, self.names, self.rules, start=self.start_state)
             try:
                 winner = yield from self._game(game, line)
             except MatchAborted as e:
@@ -344,12 +357,23 @@ class Referee:
                 last = game.last_result
                 assert last is not None
                 drops += bool(last["a_reset"])
+                if last["game_winner"] is not None and self._on_levels(game, deal):
+                    line["ending"] = "levels"
             if game.phase == "match_over":
                 return game.game_winners[-1]
             if drops >= self.draw_drops:
                 line["draw"] = f"{drops} drops from A"
                 return None
             game.next_deal()
+
+    def _on_levels(self, game: Game, deal: _Deal) -> bool:
+        """Whether the game just won was decided by the deal limit (`Rules.max_deals`),
+        on levels, rather than by its last deal (a pass of A)."""
+        if self.rules.max_deals is None or self.rules.sudden_death or deal.state is None:
+            return False
+        levels, a_fails, declarer = deal.state
+        finish = game.deals[-1]["finish_order"]
+        return settle_deal(finish, levels=levels, a_fails=a_fails, declarer=declarer, rules=self.rules)["game_winner"] is None
 
     def _deal(self, game: Game, deal: _Deal) -> Generator[None, _Input, None]:
         for seat in range(4):
@@ -407,6 +431,7 @@ class Referee:
         else:
             legal = game.legal_actions("cards")
             action, fallback = yield from self._ask(game, self._act_message(game, stage, deal, legal), legal)
+        deal.state = (game.levels, game.a_fails, game.declarer)
         game.apply(action)
         entry: list[Any] = [seat, action_code(action)]
         if fallback is not None:

@@ -1,12 +1,14 @@
-"""The platform's rule preset and its draw rule (docs/platform.md)."""
+"""The platform's rule preset, its draw rule, and the level state a match's
+games may start from (docs/platform.md)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Optional
 
-from guandan_fast._core import Rules
+from guandan_fast._core import Game, GuandanError, InvalidArgumentError, Rules
 
-__all__ = ["DRAW_DROPS", "PLATFORM_RULES", "platform_rules"]
+__all__ = ["DRAW_DROPS", "PLATFORM_RULES", "check_start", "platform_rules", "start_game"]
 
 #: The platform's rule preset: a game ends when a team at A finishes first
 #: and second; two failed attempts at A drop a team to 2.
@@ -18,3 +20,59 @@ DRAW_DROPS = 50
 def platform_rules(**overrides: Any) -> Rules:
     """The platform's rules, with any `Rules` option changed by `overrides`."""
     return Rules(**{**PLATFORM_RULES, **overrides})
+
+
+#: The keys of a start state; only ``levels`` is required.
+START_KEYS = ("levels", "declarer", "a_fails")
+_ORDER = "23456789TJQKA"
+
+
+def check_start(start: object, rules: Rules) -> Optional[dict[str, Any]]:
+    """The level state every game of a match starts from, as the record writes
+    it: ``{"levels": [team 0's, team 1's], "declarer": team or None,
+    "a_fails": [n, m]}``, from a mapping with ``levels`` (two ranks, ``'10'``
+    or ``'T'``, or 2..14) and optionally ``declarer`` (the team whose level
+    the first deal is played at; absent or None: the team with the higher
+    level, none when they are equal) and ``a_fails`` (failed attempts at A
+    already made; default none). None stays None (both teams at 2). A value
+    the rules cannot start from raises `InvalidArgumentError` naming it."""
+    if start is None:
+        return None
+    if not isinstance(start, Mapping):
+        raise InvalidArgumentError(f"start must be a dict with levels (and declarer, a_fails) or None, not {start!r:.60}")
+    unknown = [k for k in start if k not in START_KEYS]
+    if unknown:
+        raise InvalidArgumentError(f"start takes levels, declarer and a_fails, not {str(unknown[0])[:40]!r}")
+    if start.get("levels") is None:
+        raise InvalidArgumentError("start must give the levels (two ranks, team 0's then team 1's)")
+    if rules.sudden_death:
+        raise InvalidArgumentError("a start does not apply under sudden death: every game is one deal with both teams at A")
+    kw: dict[str, Any] = {}
+    for key in START_KEYS:
+        value = start.get(key)
+        if value is None:
+            continue
+        kw[key] = tuple(value) if isinstance(value, list) else value
+        try:
+            game = Game(rules, **kw)
+        except GuandanError as e:
+            raise InvalidArgumentError(f"start {key} {value!r:.40}: {e}") from None
+    levels = list(game.levels)
+    declarer = game.declarer
+    if declarer is None and levels[0] != levels[1]:
+        declarer = max((0, 1), key=lambda t: _ORDER.index(levels[t]))
+    checked = {"levels": levels, "declarer": declarer, "a_fails": list(game.a_fails)}
+    try:
+        start_game(rules, 0, checked)
+    except GuandanError as e:
+        raise InvalidArgumentError(f"start {checked}: {e}") from None
+    return checked
+
+
+def start_game(rules: Rules, seed: int, start: Optional[Mapping[str, Any]]) -> Game:
+    """``Game(rules, seed=seed)`` at the start state `start` (as `check_start`
+    gives it; None: both teams at 2). The deal and its leader are those of
+    the same seed without a start; the first deal has no tribute."""
+    if start is None:
+        return Game(rules, seed=seed)
+    return Game(rules, seed=seed, levels=tuple(start["levels"]), declarer=start["declarer"], a_fails=tuple(start["a_fails"]))

@@ -21,13 +21,13 @@ from collections import deque
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Mapping, Optional
 
 from guandan_fast._core import GuandanError, InvalidArgumentError, InvalidStateError, Rules
 from guandan_fast.arguments import check_callable, check_int, check_seconds
 from guandan_fast.platform.record import RecordFile
 from guandan_fast.platform.referee import Ask, Event, Log, MatchAborted, Record, Referee, Send, match_options
-from guandan_fast.platform.rules import DRAW_DROPS, PLATFORM_RULES, platform_rules
+from guandan_fast.platform.rules import DRAW_DROPS, PLATFORM_RULES, check_start, platform_rules
 from guandan_fast.platform.seating import Seating, parse_bots
 from guandan_fast.platform.transport import (
     CLOSE_TIMEOUT,
@@ -120,11 +120,12 @@ async def _hang_up(conn: Any, code: int, reason: str) -> None:
 class Server:
     """A platform referee on ``ws://host:port/game/{name}`` for `tables` matches
     (0: until stopped) of `games` games each; seats in `bots` are played by
-    those built-in policies. `timeout` seconds (None: wait for ever) after an
-    ``act`` a seat's move is made by the `fallback` policy and recorded as
-    such. `record` is a JSON-lines file (appended to; checked here); `log`
-    prints one line. `send_timeout`: seconds a client may leave its messages
-    unread (its buffers full) before it is dropped. `on_step(referee)` is
+    those built-in policies; every game starts from the level state `start`
+    when one is given (as `Referee` takes it). `timeout` seconds (None: wait
+    for ever) after an ``act`` a seat's move is made by the `fallback` policy
+    and recorded as such. `record` is a JSON-lines file (appended to; checked
+    here); `log` prints one line. `send_timeout`: seconds a client may leave
+    its messages unread (its buffers full) before it is dropped. `on_step(referee)` is
     called on the server's loop after each step of a match (its start, each
     move), while the referee's game is not in use: a way to watch the match
     live (``guandan-fast serve --web``); its errors go to the log.
@@ -148,8 +149,11 @@ class Server:
         log: Callable[[str], None] = print,
         send_timeout: float = SEND_TIMEOUT,
         on_step: Optional[Callable[[Referee], None]] = None,
+        start: Optional[Mapping[str, Any]] = None,
     ) -> None:
         self.rules, self.bots, self.fallback = match_options(rules, bots, fallback, games=games, seed=seed, draw_drops=draw_drops)
+        #: The level state every game starts from, as the record writes it (None: both teams at 2).
+        self.start_state = check_start(start, self.rules)
         if not isinstance(host, str) or not host:
             raise InvalidArgumentError(f"host must be an address (a str), not {host!r:.40}")
         self.host, self.port = host, check_int("port", port, 0, 65535)
@@ -340,7 +344,7 @@ class Server:
         """Referees one match of the seated clients; its result line."""
         ref = Referee(
             {s: c.name for s, c in self.seating.clients.items()}, bots=self.bots, games=self.games, seed=self.seed,
-            rules=self.rules, table=table, fallback=self.fallback, draw_drops=self.draw_drops,
+            rules=self.rules, table=table, fallback=self.fallback, draw_drops=self.draw_drops, start=self.start_state,
         )
         self._playing = table
         events = ref.start()
