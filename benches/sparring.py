@@ -12,7 +12,9 @@ faults from the server's log, and our bot's time per decision from
 our policies, each later one is compared with the first on the games they
 played on the same seeds and seats (paired: with ``--serve-arg=--max-deals=1``
 every game is one deal without tribute, which the field plays the same way
-each time, so the two differ only after their first different choice).
+each time, so the two differ only after their first different choice; add
+``--serve-arg=--start-levels=A,2`` and every such deal is played at team
+0's A, the record saying whether it passed).
 See benches/README.md ("Sparring").
 
     git clone https://github.com/AltmanD/guandan_mcc benches/field
@@ -85,14 +87,16 @@ def ours_policy(line: dict[str, Any]) -> str:
 
 
 def deal_rows(line: dict[str, Any]) -> list[dict[str, Any]]:
-    """One row per finished deal of a record line (its game replayed):
-    ``level`` played, finishing ``order``, ``winner`` team (of the first out),
-    ``double`` (the team that finished first and second, or None), ``gain``
-    (levels the winner went up), ``attempt`` (the team that played at its own
-    A, or None), ``passed`` (the game was won in this deal) and ``drop``
-    (a team at A fell back after its last failed attempt)."""
+    """One row per finished deal of a record line (its game replayed, from its
+    ``start`` when it has one): ``level`` played, finishing ``order``,
+    ``winner`` team (of the first out), ``double`` (the team that finished
+    first and second, or None), ``gain`` (levels the winner went up),
+    ``attempt`` (the team that played at its own A, or None), ``passed``
+    (that attempt passed A: not so when a deal limit ended the game on
+    levels) and ``drop`` (a team at A fell back after its last failed attempt)."""
     rows = []
-    levels, declarer = ("2", "2"), None
+    start = line.get("start")
+    levels, declarer = (tuple(start["levels"]), start["declarer"]) if start else (("2", "2"), None)
     for d in replay(line).deals:
         order = list(d["finish_order"])
         at_a = declarer is not None and d["level"] == "A" and levels[declarer] == "A"
@@ -103,7 +107,7 @@ def deal_rows(line: dict[str, Any]) -> list[dict[str, Any]]:
             "double": d["winner"] if order[0] % 2 == order[1] % 2 else None,
             "gain": d["gain"],
             "attempt": declarer if at_a else None,
-            "passed": d["game_winner"] is not None,
+            "passed": at_a and not d["a_failed"],
             "drop": bool(d["a_reset"]),
         })
         levels, declarer = d["levels"], d["declarer"]

@@ -131,6 +131,20 @@ def test_deal_rows_follow_the_engines_settlement_and_find_every_attempt_at_a() -
     assert passes == 6 and attempts > passes
 
 
+def test_deal_rows_of_single_deals_started_at_a_count_passes_not_wins_on_levels() -> None:
+    from test_platform_referee import Table
+
+    rows = []
+    for team in (0, 1):  # team 0 finishes first and second (it passes A), or team 1 does (team 0 fails, still wins on levels)
+        ref = gf.platform.Referee({s: f"c{s}" for s in range(4)}, games=2, seed=30, rules=platform_rules(max_deals=1),
+                                  start={"levels": ("A", "2")})
+        table = Table(ref, lambda seat, act, team=team: {"actIndex": act["indexRange"] if seat % 2 == team else 0})
+        table.play()
+        rows += [(team, r) for line in table.records() if line["type"] == "game" for r in sparring.deal_rows(line)]
+    assert [(team, r["level"], r["attempt"], r["passed"], r["double"]) for team, r in rows] == [
+        (0, "A", 0, True, 0), (0, "A", 0, True, 0), (1, "A", 0, False, 1), (1, "A", 0, False, 1)]
+
+
 def test_start_failure_is_an_abort_by_the_last_seat_before_its_first_move() -> None:
     seats = {"0": "bot rule", "1": "c0", "2": "bot rule", "3": "c1"}
     aborted = {"type": "aborted", "game": 0, "seats": seats, "deals": [{"level": "2", "actions": [[0, ["PASS", "PASS", "PASS"]]]}]}
