@@ -276,6 +276,22 @@ def test_paired_compares_the_games_of_the_same_seed_and_seats() -> None:
     assert empty["n"] == 0 and empty["games"] == {"mean": None, "ci95": None}
 
 
+def test_paired_counts_a_passed_by_each_side() -> None:
+    def a_deal(seed: int, ours: int, declarer: int, passed: bool) -> dict[str, Any]:
+        g = summary(seed, ours, True)
+        g["deals"] = [row(declarer, [declarer, declarer + 2, 1 - declarer, 3 - declarer], attempt=declarer, passed=passed, level="A")]
+        return g
+
+    # Ours at A on seed 1 and defending on seed 2: base passes neither time's A
+    # of ours and lets theirs pass; the other passes its own and stops theirs.
+    base = [a_deal(1, 0, 0, False), a_deal(2, 1, 0, True)]
+    other = [a_deal(1, 0, 0, True), a_deal(2, 1, 0, False)]
+    p = sparring.paired(base, other)
+    assert p["a_net"]["mean"] == pytest.approx(1.0)
+    assert sparring.paired(other, base)["a_net"]["mean"] == pytest.approx(-1.0)
+    assert "A passed by ours less by theirs" in sparring.paired_markdown([dict(p, policy="x", base="y", entrant="z")])
+
+
 def test_policies_take_turns_by_seating_pair_and_are_compared(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     records, out = tmp_path / "records", tmp_path / "out.json"
     args = ["--ours", "rule,greedy", "--client-cmd", CLIENT, "--label", "greedy-client", "--matches", "4",
