@@ -75,6 +75,7 @@ def test_bad_command_lines_end_with_one_error_line() -> None:
         (["serve", "--bots", "5:greedy"], "a seat 0..3"),
         (["serve", "--bots", "0:greedy,1:greedy,2:greedy,3:greedy"], "no seat for a client"),
         (["serve", "--bots", "1:nonsense"], "nonsense"),
+        (["serve", "--port", "0", "--bots", "1:onnx:/no/such/model.onnx"], "no model file '/no/such/model.onnx'"),
         (["serve", "--best-of", "3"], "--games N"),
         (["serve", "--timeout", "0"], "above 0"),
         (["connect", "http://127.0.0.1:1/game/x"], "ws://"),

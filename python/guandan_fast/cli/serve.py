@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Optional
 
 from guandan_fast.cli.options import (
+    MODEL_HELP,
     POLICY_HELP,
     CliError,
     add_rules_arguments,
@@ -105,14 +106,14 @@ def add_parser(sub: Subparsers) -> None:
     p = sub.add_parser(
         "serve", help="referee bots over the competition platform's websocket protocol",
         description="A drop-in server of the competition platform's websocket protocol (docs/platform.md): "
-        "clients connect to ws://HOST:PORT/game/NAME and are seated in order; built-in bots may fill seats.",
+        "clients connect to ws://HOST:PORT/game/NAME and are seated in order; built-in bots and models may fill seats.",
     )
     p.add_argument("--port", type=bounded_int(0, 65535), default=23456, help="port to listen on, 0 = any free one (default 23456)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--games", type=positive_int, default=1, metavar="N", help="games per match (default 1)")
     p.add_argument("--tables", type=non_negative_int, default=1, metavar="N", help="matches to referee before exiting, 0 = until stopped (default 1)")
     p.add_argument("--seed", type=seed_int, default=0, help="seed of game 1; game i uses seed + i - 1 (default 0)")
-    p.add_argument("--bots", default="", metavar="SEAT:POLICY,...", help="built-in bots in seats, e.g. 1:mc:200,3:greedy; policies: " + POLICY_HELP)
+    p.add_argument("--bots", default="", metavar="SEAT:POLICY,...", help="bots in seats, e.g. 1:mc:200,3:greedy; policies: " + POLICY_HELP + "; " + MODEL_HELP)
     p.add_argument("--rules", choices=("platform", "default"), default="platform",
                    help="rule preset: the platform's (default) or the engine's defaults; the rules flags below change it")
     p.add_argument("--record", type=Path, metavar="FILE", help="append every game as JSON lines to FILE")

@@ -25,6 +25,7 @@ from typing import Any, Callable, Mapping, Optional
 
 from guandan_fast._core import GuandanError, InvalidArgumentError, InvalidStateError, Rules
 from guandan_fast.arguments import check_callable, check_int, check_seconds
+from guandan_fast.models import is_model_name, model_from_spec
 from guandan_fast.platform.record import RecordFile
 from guandan_fast.platform.referee import Ask, Event, Log, MatchAborted, Record, Referee, Send, match_options
 from guandan_fast.platform.rules import DRAW_DROPS, PLATFORM_RULES, check_start, platform_rules
@@ -152,6 +153,9 @@ class Server:
         start: Optional[Mapping[str, Any]] = None,
     ) -> None:
         self.rules, self.bots, self.fallback = match_options(rules, bots, fallback, games=games, seed=seed, draw_drops=draw_drops)
+        for p in self.bots.values():
+            if is_model_name(p):
+                model_from_spec(p)  # a bad model is refused now, not once a table has filled
         #: The level state every game starts from, as the record writes it (None: both teams at 2).
         self.start_state = check_start(start, self.rules)
         if not isinstance(host, str) or not host:
