@@ -194,6 +194,7 @@ VALID: dict[str, list[Any]] = {
     "levels": [("2", "2"), ["A", "5"], ("K", "A")],
     "a_fails": [(0, 0), [1, 2]],
     "declarer": [0, 1, None],
+    "after": [(0, 2, 1, 3), [1, 0, 2, 3], (3, 1, 0, 2), None],
     "rules": [None, gf.Rules(), gf.Rules(best_of=3)],
     "leader": [0, 1, 2, 3, None],
     "seat": [0, 1, 2, 3],
@@ -321,7 +322,7 @@ SPECS: list[Spec] = [
     Spec("Return", fn(gf.Return), ("card",), 1),
     Spec("actions.properties", lambda _: lambda: (gf.Tribute("Ah").card, repr(gf.Return("3s")), pickle.dumps(gf.PASS), pickle.dumps(gf.Tribute("Ah")))),
     # games
-    Spec("Game", fn(gf.Game), ("rules", "seed"), 0, ("hands", "leader", "levels", "declarer", "a_fails")),
+    Spec("Game", fn(gf.Game), ("rules", "seed"), 0, ("hands", "leader", "levels", "declarer", "a_fails", "after")),
     Spec("Game.replay", fn(gf.Game.replay), ("actions",), 1, ("seed", "rules")),
     Spec("Game.from_position", fn(gf.Game.from_position), ("position", "rules"), 1),
     *[Spec(f"Game.legal_actions[{k}]", method("legal_actions"), ("mode",), 0, subject=k) for k in GAMES],

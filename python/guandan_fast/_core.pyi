@@ -651,6 +651,7 @@ class Game:
         levels: tuple[_Level, _Level] | None = ...,
         declarer: int | None = ...,
         a_fails: tuple[int, int] | None = ...,
+        after: Sequence[int] | None = ...,
     ) -> Game: ...
     @staticmethod
     def replay(

@@ -128,20 +128,41 @@ proptest! {
     fn rebuilding_from_random_origins_and_logs_never_panics(
         rk in 0u8..4,
         seed in any::<u64>(),
-        origin_kind in 0u8..3,
+        origin_kind in 0u8..4,
         lv in (0u8..14, 0u8..14, any::<u8>(), any::<u8>(), 0u8..3),
         leader in 0u8..5,
+        after in (0usize..24, 0u8..8),
         items in proptest::collection::vec((0u8..100, any::<u64>()), 0..300),
     ) {
         let r = rules(rk);
         let origin = match origin_kind {
-            0 => Origin::Seed { seed, hands: None, leader: None, levels: None },
+            0 => Origin::Seed { seed, hands: None, leader: None, levels: None, after: None },
             1 => Origin::Seed {
                 seed,
                 hands: None,
                 leader: Some(leader),
                 levels: Some(LevelState { levels: [lv.0, lv.1], a_fails: [lv.2 % 4, lv.3 % 4], declarer: (lv.4 < 2).then_some(lv.4) }),
+                after: None,
             },
+            3 => {
+                // A finishing order (now and then not one), its first out's
+                // team declaring but now and then not.
+                let mut order = [0u8, 1, 2, 3];
+                for (i, k) in [(0, after.0 % 4), (1, 1 + after.0 / 4 % 3), (2, 2 + after.0 / 12)] {
+                    order.swap(i, k);
+                }
+                if after.1 == 7 {
+                    order[3] = leader;
+                }
+                let declarer = if after.1 == 6 { lv.4 % 2 } else { order[0] % 2 };
+                Origin::Seed {
+                    seed,
+                    hands: None,
+                    leader: (after.1 == 5).then_some(leader),
+                    levels: Some(LevelState { levels: [lv.0, lv.1], a_fails: [lv.2 % 4, lv.3 % 4], declarer: Some(declarer) }),
+                    after: Some(order),
+                }
+            }
             _ => match parse(&to_position(&random_game(r, seed, (seed % 300) as usize))) {
                 Ok(s) => Origin::Setup(Box::new(s)),
                 Err(e) => panic!("a written position does not parse: {e}"),

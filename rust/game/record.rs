@@ -4,10 +4,12 @@
 //! beside a position (a PGN beside a FEN). Pickling a `Game` writes it.
 //!
 //! The text is two lines. The first is the tag `gr1` and the origin: either
-//! `seed S HANDS LEADER LEVELS` (the seed in decimal; the first deal's hands
-//! `-` or four sets of 27 hex digits joined by `,`; the leader `-` or a seat;
-//! the levels `-` or `L0,L1,F0,F1,D`: team levels as ranks, A failures and
-//! the declarer `-`, `0` or `1`), or a position string. The second holds the
+//! `seed S HANDS LEADER LEVELS [AFTER]` (the seed in decimal; the first
+//! deal's hands `-` or four sets of 27 hex digits joined by `,`; the leader
+//! `-` or a seat; the levels `-` or `L0,L1,F0,F1,D`: team levels as ranks,
+//! A failures and the declarer `-`, `0` or `1`; AFTER, only when the first
+//! deal follows a given finishing order, its four seat digits), or a
+//! position string. The second holds the
 //! log's entries separated by single spaces (empty when there are none):
 //! actions as the position's fields write them, `n:HANDS:LEADER` for
 //! each next deal and `p:SEAT:KIND` for each referee's decision against
@@ -50,11 +52,11 @@ pub enum LogEntry {
     Penalty(Penalty),
 }
 
-/// How a match began: a seed (and explicit first hands), or a setup (a
-/// restored position).
+/// How a match began: a seed (and explicit first hands, levels, and the
+/// finishing order the first deal follows), or a setup (a restored position).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Origin {
-    Seed { seed: u64, hands: Option<[CardSet; 4]>, leader: Option<u8>, levels: Option<LevelState> },
+    Seed { seed: u64, hands: Option<[CardSet; 4]>, leader: Option<u8>, levels: Option<LevelState>, after: Option<[u8; 4]> },
     Setup(Box<Setup>),
 }
 
@@ -76,11 +78,12 @@ fn entry_text(e: &LogEntry) -> String {
 /// The record text of a match that began at `origin` and did `log` since.
 pub fn record_text(origin: &Origin, log: &[LogEntry]) -> String {
     let first = match origin {
-        Origin::Seed { seed, hands, leader, levels } => {
+        Origin::Seed { seed, hands, leader, levels, after } => {
             let lv = levels.map_or("-".into(), |l| {
                 format!("{},{},{},{},{}", level_text(l.levels[0]), level_text(l.levels[1]), l.a_fails[0], l.a_fails[1], opt(l.declarer))
             });
-            format!("seed {seed} {} {} {lv}", hands_text(hands), opt(*leader))
+            let after = after.map_or(String::new(), |a| format!(" {}", fields::seats(&a)));
+            format!("seed {seed} {} {} {lv}{after}", hands_text(hands), opt(*leader))
         }
         Origin::Setup(s) => position::to_text(s),
     };
@@ -110,12 +113,23 @@ fn origin(line: &str) -> Result<Origin> {
     let Some(rest) = line.strip_prefix("seed ") else {
         return Ok(Origin::Setup(Box::new(position::parse(line)?)));
     };
-    let f = fields::split(rest, 4)?;
+    let f = fields::words(rest)?;
+    if !(4..=5).contains(&f.len()) {
+        return Err(invalid(format!("it has {} fields, not 4 or 5", f.len())));
+    }
+    let after = match f.get(4) {
+        None => None,
+        Some(t) => match fields::seat_list(t, "origin after")?[..] {
+            [a, b, c, d] => Some([a, b, c, d]),
+            _ => return Err(invalid(format!("origin after {} is not four seats", quote(t)))),
+        },
+    };
     Ok(Origin::Seed {
         seed: fields::num(f[0], "origin seed")?,
         hands: hands_field(f[1], "origin hands")?,
         leader: fields::opt_field(f[2], |t| fields::seat(t, "origin leader"))?,
         levels: levels_field(f[3])?,
+        after,
     })
 }
 
@@ -199,7 +213,8 @@ mod tests {
         let lv = LevelState { levels: [3, 11], a_fails: [0, 0], declarer: Some(1) };
         let starts = [
             Game::new(rules, 3).unwrap(),
-            Game::with_setup(rules, 4, Some(hands), Some(2), Some(lv)).unwrap(),
+            Game::with_setup(rules, 4, Some(hands), Some(2), Some(lv), None).unwrap(),
+            Game::with_setup(rules, 6, None, None, Some(lv), Some([3, 0, 1, 2])).unwrap(),
             Game::from_setup(rules, Game::new(rules, 5).unwrap().setup()).unwrap(),
         ];
         let mut rng = Rng::new(1);
@@ -220,7 +235,19 @@ mod tests {
     fn texts_that_are_not_records_are_refused() {
         let g = Game::new(Rules::default(), 1).unwrap();
         let good = g.record();
-        for bad in ["", "gr1", "gr1 seed 1 - - -", "gr2 seed 1 - - -\n", "gr1 seed 01 - - -\n", "gr1 seed 1 - - - \n", "gr1 seed 1 - 4 -\n"] {
+        for bad in [
+            "",
+            "gr1",
+            "gr1 seed 1 - - -",
+            "gr2 seed 1 - - -\n",
+            "gr1 seed 01 - - -\n",
+            "gr1 seed 1 - - - \n",
+            "gr1 seed 1 - 4 -\n",
+            "gr1 seed 1 - - - -\n",
+            "gr1 seed 1 - - - 021\n",
+            "gr1 seed 1 - - - 0214\n",
+            "gr1 seed 1 - - - 0213 0\n",
+        ] {
             assert!(matches!(parse_record(bad), Err(crate::error::Error::InvalidState(_))), "{bad:?}");
         }
         for log in ["p  p", " p", "p ", "x", "t54", "n:-", "n:-:-:-", "t01"] {

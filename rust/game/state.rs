@@ -65,24 +65,46 @@ impl Game {
     /// A match whose first deal uses `hands` (27 each unless set up for
     /// analysis) and `leader` when given; later deals are shuffled from `seed`.
     pub fn with_hands(rules: Rules, seed: u64, hands: Option<[CardSet; 4]>, leader: Option<u8>) -> Result<Game> {
-        Game::with_setup(rules, seed, hands, leader, None)
+        Game::with_setup(rules, seed, hands, leader, None, None)
     }
 
     /// As `with_hands`, with the game's levels, A failures and declarer set
-    /// before the first deal (to analyse a deal played at any level).
-    pub fn with_setup(rules: Rules, seed: u64, hands: Option<[CardSet; 4]>, leader: Option<u8>, levels: Option<LevelState>) -> Result<Game> {
+    /// before the first deal (to analyse a deal played at any level), and
+    /// with `after` (a finishing order) the first deal starting as a deal
+    /// after one finished in that order: dealt the same, then tribute and
+    /// return (or tribute resisted) as the order and the hands give, led as
+    /// tribute decides. Its declarer must be the team of `after[0]`; it is
+    /// still deal 0 of its game (the deals played since the start count
+    /// towards `max_deals`).
+    pub fn with_setup(
+        rules: Rules,
+        seed: u64,
+        hands: Option<[CardSet; 4]>,
+        leader: Option<u8>,
+        levels: Option<LevelState>,
+        after: Option<[u8; 4]>,
+    ) -> Result<Game> {
         rules.validate()?;
         if let Some(l) = leader {
             validate::seats::seat(l, "leader")?;
         }
         let lv = levels.unwrap_or_else(|| Game::fresh_levels(&rules));
         lv.check(&rules)?;
+        if let Some(prev) = after {
+            Game::check_after(&rules, prev, &lv, leader)?;
+        }
         if let Some(h) = &hands {
             validate::cards::hands(h)?;
         }
         let mut rng = Rng::new(seed);
         let first = hands.unwrap_or_else(|| deck::deal(&mut rng));
-        let l = leader.unwrap_or_else(|| deck::first_leader(&mut rng));
+        // After a given finish the leader follows from tribute: the shuffle
+        // draws none (as for any later deal).
+        let l = match (leader, after) {
+            (Some(l), _) => l,
+            (None, Some(prev)) => prev[0],
+            (None, None) => deck::first_leader(&mut rng),
+        };
         let setup = Setup {
             phase: Phase::Play,
             levels: lv,
@@ -103,8 +125,38 @@ impl Game {
             referee: RefereeState::default(),
         };
         let mut g = Game::from_setup(rules, setup)?;
-        g.origin = Origin::Seed { seed, hands, leader, levels };
+        if let Some(prev) = after {
+            g.prev_finish = Some(prev);
+            g.start_deal(first, None);
+            validate::setup(&g.rules, &g.setup())?;
+        }
+        g.origin = Origin::Seed { seed, hands, leader, levels, after };
         Ok(g)
+    }
+
+    /// `after` can precede a game's first deal at levels `lv`: a finishing
+    /// order (each seat once) whose first out's team declares, with no
+    /// leader given and not under sudden death.
+    fn check_after(rules: &Rules, after: [u8; 4], lv: &LevelState, leader: Option<u8>) -> Result<()> {
+        let bad = |m: String| Error::InvalidArgument(format!("after {after:?}: {m}"));
+        if let Some(&x) = after.iter().find(|&&x| x > 3) {
+            return Err(bad(format!("{x} is not a seat 0..3")));
+        }
+        if let Some(x) = (0..4u8).find(|x| !after.contains(x)) {
+            return Err(bad(format!("seat {x} is missing: a finishing order lists each seat 0..3 once")));
+        }
+        if rules.sudden_death {
+            return Err(bad("under sudden death every game is one deal, dealt without tribute".into()));
+        }
+        let t = team(after[0]);
+        if lv.declarer != Some(t) {
+            let d = lv.declarer.map_or("no team".to_string(), |d| format!("team {d}"));
+            return Err(bad(format!("seat {} went out first, so its team {t} declares, not {d}", after[0])));
+        }
+        if leader.is_some() {
+            return Err(bad("the leader follows from tribute; do not give one".into()));
+        }
+        Ok(())
     }
 
     /// The match at `setup`, after checking that the setup can occur under
@@ -220,7 +272,7 @@ impl Game {
     pub(crate) fn at_deal_start(rules: &Rules, s: &Setup, dealt: [CardSet; 4]) -> Game {
         let mut g = Game {
             rules: *rules,
-            origin: Origin::Seed { seed: 0, hands: None, leader: None, levels: None },
+            origin: Origin::Seed { seed: 0, hands: None, leader: None, levels: None, after: None },
             log: Vec::new(),
             rng: Rng::new(0),
             games_won: s.games_won,
@@ -650,7 +702,7 @@ impl Game {
     /// Rebuilds a match from its origin and log; every entry is checked.
     pub fn rebuild(rules: Rules, origin: &Origin, log: &[LogEntry]) -> Result<Game> {
         let mut g = match origin {
-            Origin::Seed { seed, hands, leader, levels } => Game::with_setup(rules, *seed, *hands, *leader, *levels)?,
+            Origin::Seed { seed, hands, leader, levels, after } => Game::with_setup(rules, *seed, *hands, *leader, *levels, *after)?,
             Origin::Setup(s) => Game::from_setup(rules, (**s).clone())?,
         };
         for (i, e) in log.iter().enumerate() {
@@ -814,13 +866,128 @@ mod tests {
         assert_eq!((g.game_number, g.deal_number, g.current_player()), (1, 0, Some(1)));
     }
 
+    fn after(seed: u64, lv: LevelState, order: [u8; 4]) -> Result<Game> {
+        Game::with_setup(Rules::default(), seed, None, None, Some(lv), Some(order))
+    }
+
+    const A2: LevelState = LevelState { levels: [RANK_A, 0], a_fails: [0, 0], declarer: Some(0) };
+
+    /// A game started after a 双上 deals the seed's hands and starts with a
+    /// double tribute paid by f3 then f4 (or, when they hold both big
+    /// jokers, none: f1 leads); the shuffle draws no first leader.
+    #[test]
+    fn a_start_after_a_double_win_deals_the_same_hands_then_a_double_tribute() {
+        let mut kinds = std::collections::HashSet::new();
+        for seed in 0..60u64 {
+            let plain = Game::with_setup(Rules::default(), seed, None, None, Some(A2), None).unwrap();
+            let g = after(seed, A2, [0, 2, 1, 3]).unwrap();
+            assert_eq!(
+                (g.dealt, g.play.hands, g.play.level, g.deal_number, g.prev_finish),
+                (plain.dealt, plain.dealt, RANK_A, 0, Some([0, 2, 1, 3]))
+            );
+            let ts = g.tribute.unwrap();
+            let rj = Card::from_index(crate::cards::card::RJ as usize).unwrap();
+            if g.dealt[1].count(rj) + g.dealt[3].count(rj) == 2 {
+                assert_eq!((ts.plan.kind, g.phase, g.leader, g.current_player()), (TributeKind::Resisted, Phase::Play, 0, Some(0)));
+            } else {
+                assert_eq!((ts.plan.kind, ts.plan.givers, g.phase, g.current_player()), (TributeKind::Double, [1, 3], Phase::Tribute, Some(1)));
+            }
+            kinds.insert(ts.plan.kind);
+            // Later deals are shuffled on from where the first deal left the shuffle.
+            let mut r = Rng::new(seed);
+            deck::deal(&mut r);
+            assert_eq!(g.rng, r);
+        }
+        assert!(kinds.contains(&TributeKind::Double));
+    }
+
+    #[test]
+    fn a_start_after_an_order_of_both_teams_starts_with_a_single_tribute() {
+        let lv = LevelState { declarer: Some(1), ..A2 };
+        let rj = Card::from_index(crate::cards::card::RJ as usize).unwrap();
+        let mut singles = 0;
+        for seed in 0..20 {
+            let g = after(seed, lv, [1, 0, 2, 3]).unwrap();
+            let ts = g.tribute.unwrap();
+            if g.dealt[3].count(rj) < 2 {
+                assert_eq!(
+                    (ts.plan.kind, ts.plan.givers[0], g.phase, g.current_player(), g.level()),
+                    (TributeKind::Single, 3, Phase::Tribute, Some(3), 0)
+                );
+                singles += 1;
+            }
+        }
+        assert!(singles > 10);
+        // Two big jokers in f4's hand resist it: f1 leads at once.
+        let h = hands(["3s", "4s", "5s", "RJ RJ"]);
+        let g = Game::with_setup(Rules::default(), 3, Some(h), None, Some(lv), Some([1, 0, 2, 3])).unwrap();
+        assert_eq!((g.tribute.unwrap().plan.kind, g.phase, g.leader, g.current_player()), (TributeKind::Resisted, Phase::Play, 1, Some(1)));
+    }
+
+    #[test]
+    fn a_bad_start_after_is_refused_naming_it() {
+        let no = |r: Result<Game>, has: &str| match r {
+            Err(Error::InvalidArgument(m)) => assert!(m.contains(has), "{m}"),
+            other => panic!("{other:?}"),
+        };
+        no(after(1, A2, [1, 0, 2, 3]), "team 1 declares, not team 0");
+        no(after(1, LevelState { declarer: None, ..A2 }, [0, 2, 1, 3]), "not no team");
+        no(after(1, A2, [0, 2, 2, 3]), "seat 1 is missing");
+        no(after(1, A2, [0, 2, 1, 4]), "4 is not a seat");
+        no(Game::with_setup(Rules::default(), 1, None, Some(0), Some(A2), Some([0, 2, 1, 3])), "do not give one");
+        let sd = Rules { sudden_death: true, ..Rules::default() };
+        let lv = LevelState { levels: [RANK_A, RANK_A], a_fails: [0, 0], declarer: Some(0) };
+        no(Game::with_setup(sd, 1, None, None, Some(lv), Some([0, 2, 1, 3])), "sudden death");
+    }
+
+    /// Matches started after a finishing order, played on through tribute,
+    /// return and later deals, rebuild exactly from their origin and log,
+    /// from their record text, and from their position at every step.
+    #[test]
+    fn a_start_after_rebuilds_from_its_origin() {
+        let rules = Rules { best_of: 3, max_deals: Some(2), ..Rules::default() };
+        let mut rng = Rng::new(8);
+        let mut phases = std::collections::HashSet::new();
+        for (seed, order) in [(1u64, [0u8, 2, 1, 3]), (2, [2, 1, 3, 0]), (3, [3, 1, 0, 2])] {
+            let lv = LevelState { levels: [5, RANK_A], a_fails: [0, 1], declarer: Some(order[0] % 2) };
+            let mut g = Game::with_setup(rules, seed, None, None, Some(lv), Some(order)).unwrap();
+            assert_eq!(g.origin, Origin::Seed { seed, hands: None, leader: None, levels: Some(lv), after: Some(order) });
+            for _ in 0..700 {
+                phases.insert((g.game_number, g.deal_number, g.phase));
+                assert_eq!(Game::rebuild(rules, &g.origin, &g.log).unwrap(), g);
+                assert_eq!(Game::from_record(rules, &g.record()).unwrap(), g);
+                let p = crate::game::position::to_position(&g);
+                assert_eq!(crate::game::position::from_position(&p, rules).unwrap().setup(), g.setup());
+                if g.random_step(&mut rng) == Step::Over {
+                    break;
+                }
+            }
+            assert_eq!(g.records[0].tribute.map(|t| t.plan.kind), Some(tribute::plan(order, &g.records[0].dealt).kind));
+        }
+        for p in [Phase::Tribute, Phase::Return] {
+            assert!(phases.contains(&(0, 0, p)), "{p:?}");
+        }
+        // Each game started after the order ends on levels after its two deals.
+        assert!(phases.contains(&(0, 1, Phase::Play)) && !phases.iter().any(|&(_, d, _)| d > 2));
+    }
+
+    #[test]
+    fn a_start_after_counts_its_first_deal_towards_max_deals() {
+        let rules = Rules { max_deals: Some(1), ..Rules::default() };
+        let mut g = Game::with_setup(rules, 6, None, None, Some(A2), Some([0, 2, 1, 3])).unwrap();
+        let mut rng = Rng::new(2);
+        while g.random_step(&mut rng) != Step::Over {}
+        assert_eq!((g.records.len(), g.records[0].deal_number, g.phase), (1, 0, Phase::MatchOver));
+        assert!(g.records[0].tribute.is_some());
+    }
+
     #[test]
     fn a_full_a_failure_count_stops_the_next_deal() {
         let rules = Rules { a_max_attempts: None, ..Rules::default() };
         let lv = LevelState { levels: [RANK_A, 3], a_fails: [255, 0], declarer: Some(0) };
-        assert!(Game::with_setup(rules, 1, None, None, Some(lv)).is_err());
+        assert!(Game::with_setup(rules, 1, None, None, Some(lv), None).is_err());
         let almost = LevelState { a_fails: [254, 0], ..lv };
-        let mut g = Game::with_setup(rules, 1, Some(hands(["3s", "4s", "3d 3c", "5s"])), Some(0), Some(almost)).unwrap();
+        let mut g = Game::with_setup(rules, 1, Some(hands(["3s", "4s", "3d 3c", "5s"])), Some(0), Some(almost), None).unwrap();
         play(&mut g, "3s");
         play(&mut g, "4s");
         g.apply(Action::Pass).unwrap();

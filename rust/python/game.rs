@@ -38,10 +38,14 @@ pub(crate) fn history_list<'py>(py: Python<'py>, h: &[(u8, Action)], level: u8) 
 impl PyGame {
     /// A match dealt from `seed`, or with `hands` (and `leader`) for its first
     /// deal; `levels`, `declarer` and `a_fails` set the game's state before it
-    /// (the first deal is then played at the declarer's level, without tribute).
+    /// (the first deal is then played at the declarer's level, without
+    /// tribute); `after`, a finishing order (the seats 0..3 each once), starts
+    /// the first deal as one after a deal finished in that order: the same
+    /// hands, then tribute and return (or tribute resisted) and the leader
+    /// they give. With `after` the declarer must be the team of `after[0]`.
     #[new]
-    #[pyo3(signature = (rules = None, seed = LEFT_OUT, *, hands = None, leader = None, levels = None, declarer = None, a_fails = None))]
-    #[pyo3(text_signature = "(rules=None, seed=0, *, hands=None, leader=None, levels=None, declarer=None, a_fails=None)")]
+    #[pyo3(signature = (rules = None, seed = LEFT_OUT, *, hands = None, leader = None, levels = None, declarer = None, a_fails = None, after = None))]
+    #[pyo3(text_signature = "(rules=None, seed=0, *, hands=None, leader=None, levels=None, declarer=None, a_fails=None, after=None)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         rules: Option<&Bound<'_, PyAny>>,
@@ -51,6 +55,7 @@ impl PyGame {
         levels: Option<&Bound<'_, PyAny>>,
         declarer: Option<&Bound<'_, PyAny>>,
         a_fails: Option<&Bound<'_, PyAny>>,
+        after: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let leader = opt_seat_arg(leader, "leader")?;
         let seed = seed.or(0, |o| seed_arg(o))?;
@@ -59,12 +64,13 @@ impl PyGame {
         let levels = none_or(levels, None, |l| levels_arg(l).map(Some))?;
         let declarer = team_arg(declarer, "declarer")?;
         let a_fails = none_or(a_fails, None, |f| a_fails_arg(f).map(Some))?;
+        let after = none_or(after, None, |a| seats_arg(a, "after").map(Some))?;
         let setup = if levels.is_some() || declarer.is_some() || a_fails.is_some() {
             Some(LevelState { levels: levels.unwrap_or([0, 0]), a_fails: a_fails.unwrap_or([0, 0]), declarer })
         } else {
             None
         };
-        Ok(PyGame(Game::with_setup(rules, seed, hands, leader, setup)?))
+        Ok(PyGame(Game::with_setup(rules, seed, hands, leader, setup, after)?))
     }
 
     /// Rebuilds a seeded match from its actions (starting each next deal
@@ -555,6 +561,7 @@ mod release_0_1 {
                     hands: hands(item(origin, 2, "origin hands")?)?,
                     leader: item(origin, 3, "origin leader")?,
                     levels,
+                    after: None,
                 }
             }
             1 => Origin::Setup(Box::new(crate::game::position::parse(&item::<String>(origin, 4, "origin position")?)?)),

@@ -51,8 +51,10 @@ pub(super) fn of_setup(rules: &Rules, s: &Setup) -> Result<()> {
         if s.deal_number == 0 {
             return Err(invalid("a finished deal makes the deal number at least 1"));
         }
-        if (s.deal_number == 1) != s.tribute.is_none() {
-            return Err(invalid("a finished deal had a tribute (or a resisted one) exactly when it was not its game's first"));
+        // A game's first deal has a tribute only when the game started
+        // after a given finishing order (`Game::with_setup`'s `after`).
+        if s.deal_number > 1 && s.tribute.is_none() {
+            return Err(invalid("a finished deal that was not its game's first had a tribute (or a resisted one)"));
         }
     }
     if rules.sudden_death && (s.phase == Phase::DealOver || s.deal_number > game_over as u32) {
@@ -83,7 +85,8 @@ fn referee(s: &Setup) -> Result<()> {
 }
 
 /// A deal in progress: its number can grow, it has a previous finish and a
-/// tribute exactly when it is not its game's first, and it is played at
+/// tribute when it is not its game's first (a first deal has them only when
+/// its game started after a given finishing order), and it is played at
 /// the declarer's level.
 fn live_deal(s: &Setup) -> Result<()> {
     if s.deal_number == u32::MAX {
@@ -93,17 +96,17 @@ fn live_deal(s: &Setup) -> Result<()> {
         if s.prev_finish.is_some() || s.tribute.is_some() {
             return Err(invalid("a deal after an abandoned one has no previous finishing order and no tribute"));
         }
-    } else if (s.deal_number == 0) != s.prev_finish.is_none() {
-        return Err(invalid("a deal has the previous finishing order exactly when it is not the first of its game (deal number above 0)"));
+    } else if s.deal_number > 0 && s.prev_finish.is_none() {
+        return Err(invalid("a deal that is not the first of its game (deal number above 0) has the previous finishing order"));
     }
     if s.prev_finish.is_some() != s.tribute.is_some() {
-        return Err(invalid("a deal after a game's first has a tribute (or a resisted one), a first deal none"));
+        return Err(invalid("a deal after a finished one (with its finishing order) has a tribute (or a resisted one), any other none"));
     }
     if s.level != s.levels.level() && !s.referee.relevelled {
         return Err(invalid(format!("the deal is played at {}, not at the declarer's level {}", rank_text(s.level), rank_text(s.levels.level()))));
     }
     if s.prev_finish.is_some() && s.levels.declarer.is_none() {
-        return Err(invalid("after a game's first deal the declarer is a team"));
+        return Err(invalid("after a finished deal the declarer is a team"));
     }
     if let Some(d) = s.levels.a_fails_full() {
         return Err(invalid(format!("team {d} has failed at A {} times, the most the count of A failures holds", u8::MAX)));
