@@ -76,18 +76,30 @@ def _team(text: str) -> int:
     return int(text)
 
 
+def _seats(text: str) -> list[int]:
+    """An argparse type: comma-separated seat numbers (whether they are a finishing order is `check_start`'s)."""
+    parts = [p.strip() for p in text.split(",")]
+    if not all(p.isdigit() and len(p) < 4 for p in parts):
+        raise argparse.ArgumentTypeError(f"expected a finishing order, four seats first out to last, such as 0,2,1,3, not {text[:40]!r}")
+    return [int(p) for p in parts]
+
+
 def add_start_arguments(parser: argparse.ArgumentParser, server: bool = True) -> None:
-    """Adds ``--start-levels``, ``--start-declarer`` and ``--start-a-fails`` (the
-    level state every game starts from; for a client, the server's)."""
+    """Adds ``--start-levels``, ``--start-declarer``, ``--start-a-fails`` and
+    ``--start-after`` (the state every game starts from; for a client, the server's)."""
     whose = "" if server else " (as given to the server)"
     g = parser.add_argument_group("start of each game (default: both teams at 2)" + whose)
     g.add_argument("--start-levels", type=_two("two ranks", "A,2"), metavar="L0,L1",
                    help="every game starts with team 0 (seats 0, 2) at L0 and team 1 at L1, e.g. A,2 (ranks 2..10, J, Q, K, A; T for 10)")
     g.add_argument("--start-declarer", type=_team, metavar="TEAM",
-                   help="the team whose level the first deal is played at (default: the team with the higher level; "
-                   "with equal levels no team declares it, as in a game from 2)")
+                   help="the team whose level the first deal is played at (default: the team of the first seat of --start-after; "
+                   "without it the team with the higher level, and with equal levels no team, as in a game from 2)")
     g.add_argument("--start-a-fails", type=_counts, metavar="N,M",
                    help="failed attempts at A each team has already made (default 0,0; below the rules' --a-max-attempts)")
+    g.add_argument("--start-after", type=_seats, metavar="S1,S2,S3,S4",
+                   help="the first deal follows a deal finished in this order (seats first out to last, e.g. 0,2,1,3): "
+                   "it begins with the tribute and return that order gives, and tribute decides who leads; "
+                   "the declarer is the team of S1 (default: no tribute, as a game's first deal)")
 
 
 def start_from_args(args: argparse.Namespace, rules: Any) -> Optional[dict[str, Any]]:
@@ -95,10 +107,13 @@ def start_from_args(args: argparse.Namespace, rules: Any) -> Optional[dict[str, 
     from guandan_fast.platform.rules import check_start
 
     if args.start_levels is None:
-        if args.start_declarer is not None or args.start_a_fails is not None:
-            raise CliError("--start-declarer and --start-a-fails need --start-levels")
+        if args.start_declarer is not None or args.start_a_fails is not None or args.start_after is not None:
+            raise CliError("--start-declarer, --start-a-fails and --start-after need --start-levels")
         return None
-    return check_start({"levels": args.start_levels, "declarer": args.start_declarer, "a_fails": args.start_a_fails}, rules)
+    start = {"levels": args.start_levels, "declarer": args.start_declarer, "a_fails": args.start_a_fails}
+    if args.start_after is not None:
+        start["after"] = args.start_after
+    return check_start(start, rules)
 
 
 def add_parser(sub: Subparsers) -> None:

@@ -101,7 +101,10 @@ class Client:
         if self.start is not None:
             (l0, l1), (f0, f1) = self.start["levels"], self.start["a_fails"]
             self.levels, self.a_fails, self.declarer = (l0, l1), (f0, f1), self.start["declarer"]
+        #: The finishing order tribute follows: the start's in a game's first deal (None: no tribute).
         self.prev_finish: Optional[list[int]] = None
+        if self.start is not None and self.start.get("after") is not None:
+            self.prev_finish = list(self.start["after"])
 
     def _new_deal(self, hand: list[Any]) -> None:
         self.hand = Hand(hand)

@@ -50,7 +50,8 @@ def game_line(
 ) -> dict[str, Any]:
     """The line of game `game` (from 0) of a table's match as it starts, with
     the level state it starts from as ``start`` when one was given
-    (``{"levels", "declarer", "a_fails"}``, as `check_start` gives it): its
+    (``{"levels", "declarer", "a_fails"}`` and ``"after"`` when the first deal
+    follows a given finishing order, as `check_start` gives it): its
     ``deals`` are filled in as they are played (``{"level", "actions": [[seat,
     code], ...]}``, and ``"penalties": [[at, team, kind, seat], ...]`` when the
     referee decided, `at` the deal's actions recorded before it), then
@@ -60,6 +61,8 @@ def game_line(
     line: dict[str, Any] = {"type": "game", "table": table, "game": game, "seed": seed, "seats": seats, "rules": rules_to_record(rules)}
     if start is not None:
         line["start"] = {"levels": list(start["levels"]), "declarer": start["declarer"], "a_fails": list(start["a_fails"])}
+        if start.get("after") is not None:
+            line["start"]["after"] = list(start["after"])
     line["deals"] = []
     return line
 

@@ -300,8 +300,9 @@ class Referee:
         if self.start_state is not None:
             st = self.start_state
             declares = "no team declares" if st["declarer"] is None else f"team {st['declarer']} declares"
+            after = "" if st.get("after") is None else f", after a deal finished in order {'-'.join(map(str, st['after']))} (tribute first)"
             self._log(f"table {self.table}: every game starts at levels {'-'.join(st['levels'])}, "
-                      f"failures at A {'-'.join(map(str, st['a_fails']))}; {declares} its first deal")
+                      f"failures at A {'-'.join(map(str, st['a_fails']))}; {declares} its first deal{after}")
         wins, draws = [0] * 4, [0] * 4
         forfeit: Optional[dict[str, Any]] = None
         for g in range(self.games):
@@ -380,7 +381,8 @@ class Referee:
             self._send(seat, m.beginning(cards_code(game.dealt[seat]), seat))
         t = game.tribute
         if t is not None and t["kind"] == "resisted":
-            f = game.deals[-1]["finish_order"]
+            # The finishing order tribute follows: the last deal's, or the start's in a game's first deal.
+            f = game.deals[-1]["finish_order"] if game.deals else self.start_state["after"]  # type: ignore[index]
             losers = f[2:] if f[0] % 2 == f[1] % 2 else f[3:]
             self._notify(m.anti_tribute([s for s in losers if any(c.rank == "RJ" for c in game.dealt[s])]))
         while game.phase == "tribute":
