@@ -14,7 +14,9 @@ played on the same seeds and seats (paired: with ``--serve-arg=--max-deals=1``
 every game is one deal without tribute, which the field plays the same way
 each time, so the two differ only after their first different choice; add
 ``--serve-arg=--start-levels=A,2`` and every such deal is played at team
-0's A, the record saying whether it passed).
+0's A, the record saying whether it passed; add
+``--serve-arg=--start-after=0,2,1,3`` too and it begins with the tribute
+and return that follow that finishing order).
 See benches/README.md ("Sparring").
 
     git clone https://github.com/AltmanD/guandan_mcc benches/field

@@ -145,6 +145,27 @@ def test_deal_rows_of_single_deals_started_at_a_count_passes_not_wins_on_levels(
         (0, "A", 0, True, 0), (0, "A", 0, True, 0), (1, "A", 0, False, 1), (1, "A", 0, False, 1)]
 
 
+def test_single_deals_started_after_a_finish_are_read_through_their_tribute() -> None:
+    from test_platform_referee import Table
+
+    # Our rule bots on team 1 pay the double tribute after team 0's 双上; the clients receive and return.
+    ref = gf.platform.Referee({0: "c0", 2: "c2"}, bots={1: "rule", 3: "rule"}, games=4, seed=50, rules=platform_rules(max_deals=1),
+                              start={"levels": ("A", "2"), "after": (0, 2, 1, 3)})
+    table = Table(ref, lambda seat, act: {"actIndex": act["indexRange"]})
+    table.play()
+    match = table.records()
+    games = [line for line in match if line["type"] == "game"]
+    assert all(line["start"]["after"] == [0, 2, 1, 3] for line in games)
+    for line in games:
+        (r,) = sparring.deal_rows(line)
+        (d,) = replay(line).deals
+        assert (r["level"], r["attempt"], r["order"], r["passed"]) == ("A", 0, d["finish_order"], not d["a_failed"])
+    # Our bots' decisions replay from the record's start, their tributes included.
+    decisions = [(game.phase, policy) for game, policy, _, _ in sparring.bot_decisions(match)]
+    assert sum(phase == "tribute" for phase, _ in decisions) >= len(games) and {p for _, p in decisions} == {"rule"}
+    assert sparring.time_decisions([match], limit=1000)["same_action"] == 1.0
+
+
 def test_start_failure_is_an_abort_by_the_last_seat_before_its_first_move() -> None:
     seats = {"0": "bot rule", "1": "c0", "2": "bot rule", "3": "c1"}
     aborted = {"type": "aborted", "game": 0, "seats": seats, "deals": [{"level": "2", "actions": [[0, ["PASS", "PASS", "PASS"]]]}]}
