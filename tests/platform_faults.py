@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Optional
 
 CLI = [sys.executable, "-m", "guandan_fast"]
@@ -97,6 +98,23 @@ def start_serve(*args: str) -> tuple["subprocess.Popen[str]", int]:
     """A ``guandan-fast serve`` subprocess on a free port (read from its first line) and the port."""
     proc = subprocess.Popen([*CLI, "serve", "--port", "0", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     return proc, listening_port(proc)
+
+
+def serve_and_connect(games: int, seed: int, record: Path, start: list[str]) -> tuple[str, "subprocess.CompletedProcess[str]"]:
+    """A ``serve`` of `games` games with greedy bots on seats 1-3 and a
+    ``connect --bot greedy`` on seat 0, both given the `start` options, the
+    match recorded to `record`: the server's output and the client's run
+    (the server ended with status 0)."""
+    server, port = start_serve("--games", str(games), "--seed", str(seed), "--bots", "1:greedy,2:greedy,3:greedy", "--record", str(record), *start)
+    try:
+        out = subprocess.run([*CLI, "connect", f"ws://127.0.0.1:{port}/game/me", "--bot", "greedy", *start],
+                             capture_output=True, text=True, timeout=60)
+        stdout, _ = server.communicate(timeout=20)
+    finally:
+        server.kill()
+    assert out.returncode == 0, out.stderr
+    assert server.returncode == 0, stdout
+    return stdout, out
 
 
 def listening_port(proc: "subprocess.Popen[str]") -> int:

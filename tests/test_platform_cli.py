@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("websockets")
 
 from guandan_fast.platform import read_record, replay  # noqa: E402
-from platform_faults import CLI, start_serve  # noqa: E402
+from platform_faults import CLI, serve_and_connect, start_serve  # noqa: E402
 
 
 def test_serve_and_connect_play_a_match(tmp_path: Path) -> None:
@@ -35,16 +35,8 @@ def test_serve_and_connect_play_a_match(tmp_path: Path) -> None:
 
 def test_single_deals_at_a_served_and_connected(tmp_path: Path) -> None:
     record = tmp_path / "a.jsonl"
-    start = ["--start-levels", "A,2", "--max-deals", "1"]
-    server, port = start_serve("--games", "4", "--seed", "9", "--bots", "1:greedy,2:greedy,3:greedy", "--record", str(record), *start)
-    try:
-        out = subprocess.run([*CLI, "connect", f"ws://127.0.0.1:{port}/game/me", "--bot", "greedy", *start],
-                             capture_output=True, text=True, timeout=60)
-        stdout, stderr = server.communicate(timeout=20)
-    finally:
-        server.kill()
-    assert out.returncode == 0, out.stderr
-    assert server.returncode == 0 and "every game starts at levels A-2, failures at A 0-0; team 0 declares its first deal" in stdout
+    stdout, _ = serve_and_connect(4, 9, record, ["--start-levels", "A,2", "--max-deals", "1"])
+    assert "every game starts at levels A-2, failures at A 0-0; team 0 declares its first deal" in stdout
     games = [line for line in read_record(record) if line["type"] == "game"]
     assert len(games) == 4
     for line in games:

@@ -31,6 +31,25 @@ def dominant(team: int) -> Callable[[int, dict[str, Any]], Any]:
     return lambda seat, act: {"actIndex": act["indexRange"] if seat % 2 == team else 0}
 
 
+def greedy_clients_play(*, games: int, seed: int, rules: gf.Rules, start: dict[str, Any], record: Path) -> list[Client]:
+    """A served match from `start` of greedy bots on seats 1 and 3 and two
+    greedy `Client`s told the start, recorded to `record`: the clients, each
+    with its result."""
+    from platform_client import start_server, url
+
+    async def main() -> list[Client]:
+        server, task, port, log = await start_server(games=games, seed=seed, bots={1: "greedy", 3: "greedy"}, rules=rules,
+                                                     start=start, record=record)
+        clients = [Client(url(port, f"c{i}"), "greedy", rules=rules, start=start, keep_decisions=True) for i in range(2)]
+        await asyncio.wait_for(asyncio.gather(*(c.run() for c in clients)), 60)
+        await asyncio.wait_for(task, 10)
+        return clients
+
+    clients = asyncio.run(main())
+    assert all(c.result is not None for c in clients)
+    return clients
+
+
 def games_of(table: Table) -> list[dict[str, Any]]:
     return [line for line in table.records() if line["type"] == "game"]
 
@@ -136,21 +155,10 @@ def test_what_the_rules_allow_decides_the_failures_a_start_may_hold() -> None:
 
 def test_clients_told_the_start_play_it_and_the_record_replays(tmp_path: Path) -> None:
     pytest.importorskip("websockets")
-    from platform_client import start_server, url
-
     rules = platform_rules(max_deals=2)
     record = tmp_path / "match.jsonl"
 
-    async def main() -> list[Client]:
-        server, task, port, log = await start_server(games=2, seed=5, bots={1: "greedy", 3: "greedy"}, rules=rules,
-                                                     start=FROM_A, record=record)
-        clients = [Client(url(port, f"c{i}"), "greedy", rules=rules, start=FROM_A, keep_decisions=True) for i in range(2)]
-        await asyncio.wait_for(asyncio.gather(*(c.run() for c in clients)), 60)
-        await asyncio.wait_for(task, 10)
-        return clients
-
-    clients = asyncio.run(main())
-    assert all(c.result is not None for c in clients)
+    clients = greedy_clients_play(games=2, seed=5, rules=rules, start=FROM_A, record=record)
     lines = read_record(record)
     games = [line for line in lines if line["type"] == "game"]
     assert len(games) == 2 and lines[-1]["type"] == "result"
@@ -240,23 +248,12 @@ def test_a_start_after_a_finish_begins_every_game_with_its_tribute(start: dict[s
 
 def test_clients_pay_and_return_the_tribute_of_a_start_after_a_finish(tmp_path: Path) -> None:
     pytest.importorskip("websockets")
-    from platform_client import start_server, url
-
     rules = platform_rules(max_deals=1)
     record = tmp_path / "match.jsonl"
     # Clients on seats 0 and 2 finished last: they pay (double) tribute to the bots on 1 and 3.
     start = {"levels": ("2", "A"), "after": [1, 3, 0, 2]}
 
-    async def main() -> list[Client]:
-        server, task, port, log = await start_server(games=3, seed=3, bots={1: "greedy", 3: "greedy"}, rules=rules,
-                                                     start=start, record=record)
-        clients = [Client(url(port, f"c{i}"), "greedy", rules=rules, start=start, keep_decisions=True) for i in range(2)]
-        await asyncio.wait_for(asyncio.gather(*(c.run() for c in clients)), 60)
-        await asyncio.wait_for(task, 10)
-        return clients
-
-    clients = asyncio.run(main())
-    assert all(c.result is not None for c in clients)
+    clients = greedy_clients_play(games=3, seed=3, rules=rules, start=start, record=record)
     games = [line for line in read_record(record) if line["type"] == "game"]
     assert len(games) == 3
     paid = 0
@@ -288,21 +285,11 @@ def test_a_client_not_told_the_after_of_the_start_stops_at_the_tribute() -> None
 
 def test_a_start_after_served_and_connected_replays_from_the_record(tmp_path: Path) -> None:
     pytest.importorskip("websockets")
-    import subprocess
-
-    from platform_faults import CLI, start_serve
+    from platform_faults import serve_and_connect
 
     record = tmp_path / "after.jsonl"
-    start = ["--start-levels", "A,2", "--start-after", "0,2,1,3", "--max-deals", "1"]
-    server, port = start_serve("--games", "3", "--seed", "9", "--bots", "1:greedy,2:greedy,3:greedy", "--record", str(record), *start)
-    try:
-        out = subprocess.run([*CLI, "connect", f"ws://127.0.0.1:{port}/game/me", "--bot", "greedy", *start],
-                             capture_output=True, text=True, timeout=60)
-        stdout, stderr = server.communicate(timeout=20)
-    finally:
-        server.kill()
-    assert out.returncode == 0, out.stderr
-    assert server.returncode == 0 and "team 0 declares its first deal, after a deal finished in order 0-2-1-3 (tribute first)" in stdout
+    stdout, _ = serve_and_connect(3, 9, record, ["--start-levels", "A,2", "--start-after", "0,2,1,3", "--max-deals", "1"])
+    assert "team 0 declares its first deal, after a deal finished in order 0-2-1-3 (tribute first)" in stdout
     games = [line for line in read_record(record) if line["type"] == "game"]
     assert len(games) == 3
     through = 0
