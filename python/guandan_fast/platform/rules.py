@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Optional
 
-from guandan_fast._core import Game, GuandanError, InvalidArgumentError, Rules
+from guandan_fast._core import _RANKS, Game, GuandanError, InvalidArgumentError, Rules
 
 __all__ = ["DRAW_DROPS", "PLATFORM_RULES", "check_start", "platform_rules", "start_game"]
 
@@ -24,7 +24,6 @@ def platform_rules(**overrides: Any) -> Rules:
 
 #: The keys of a start state; only ``levels`` is required.
 START_KEYS = ("levels", "declarer", "a_fails", "after")
-_ORDER = "23456789TJQKA"
 
 
 def _first_team(after: object) -> Optional[int]:
@@ -73,7 +72,7 @@ def check_start(start: object, rules: Rules) -> Optional[dict[str, Any]]:
     levels = list(game.levels)
     declarer = game.declarer
     if declarer is None and levels[0] != levels[1]:
-        declarer = max((0, 1), key=lambda t: _ORDER.index(levels[t]))
+        declarer = max((0, 1), key=lambda t: _RANKS.index(levels[t]))
     checked: dict[str, Any] = {"levels": levels, "declarer": declarer, "a_fails": list(game.a_fails)}
     if start.get("after") is not None:
         checked["after"] = [int(s) for s in kw["after"]]
