@@ -6,8 +6,9 @@ our policy sits as the server's built-in bots on one team, the entrant's two
 client processes connect to the other seats. Half the matches put our bots
 on seats 0/2, half on 1/3, the two halves on the same seeds. The statistics
 come from the server's record lines (games and deals won with 95% Wilson
-intervals, 双上, levels gained, attempts at A, deals per game), the clients'
-faults from the server's log, and our bot's time per decision from
+intervals, 双上, levels gained, attempts at A, deals per game, and how each
+side played: its leads, bombs, and answers to the opponents' and the
+partner's plays), the clients' faults from the server's log, and our bot's time per decision from
 ``policy_action`` replayed on the recorded positions. With more than one of
 our policies, each later one is compared with the first on the games they
 played on the same seeds and seats (paired: with ``--serve-arg=--max-deals=1``
@@ -129,6 +130,82 @@ def game_summary(line: dict[str, Any]) -> dict[str, Any]:
         "play": hashlib.sha256(json.dumps(line["deals"], sort_keys=True).encode()).hexdigest(),
         "fallbacks": sum(len(a) > 2 for d in line["deals"] for a in d["actions"]),
     }
+
+
+#: Lead kinds the style table names; the other kinds are counted as "other".
+STYLE_KINDS = ("Single", "Pair", "FullHouse", "Straight")
+#: An opponent holding this many cards or fewer after its winning play is "short" in the style table.
+STYLE_SHORT = 8
+
+
+@dataclass
+class _Style:
+    """`play_style`'s tallies of one side."""
+    deals: int = 0
+    leads: int = 0
+    bombs: int = 0
+    kinds: dict[str, int] = field(default_factory=lambda: dict.fromkeys((*STYLE_KINDS, "other"), 0))
+    #: Facing an opponent's play, it holding more cards than STYLE_SHORT / at most that: decisions, passes, beats, bombs.
+    facing: dict[str, list[int]] = field(default_factory=lambda: {"facing_long": [0, 0, 0, 0], "facing_short": [0, 0, 0, 0]})
+    #: The partner's play holds the trick: decisions, plays over it.
+    over_partner: list[int] = field(default_factory=lambda: [0, 0])
+
+    def report(self) -> dict[str, Any]:
+        def share(k: int, n: int) -> Optional[float]:
+            return k / n if n else None
+
+        return {
+            "deals": self.deals,
+            "leads": share(self.leads, self.deals),
+            "bombs": share(self.bombs, self.deals),
+            "lead_kinds": {k: share(v, self.leads) for k, v in self.kinds.items()},
+            **{key: {"n": f[0], "pass": share(f[1], f[0]), "beat": share(f[2], f[0]), "bomb": share(f[3], f[0])}
+               for key, f in self.facing.items()},
+            "over_partner": {"n": self.over_partner[0], "rate": share(self.over_partner[1], self.over_partner[0])},
+        }
+
+
+def play_style(lines: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """How each side (``ours``, ``theirs``) played the deals of record lines,
+    every game replayed: ``deals``; ``leads`` and ``bombs`` per deal; the
+    share of leads of each of `STYLE_KINDS` and ``other``; facing an
+    opponent's winning play (``facing_long``: the opponent holds more than
+    `STYLE_SHORT` cards after it, ``facing_short``: at most that many), how
+    many such decisions (``n``) and the share of passes, plain beats and
+    bombs; ``over_partner``: how many times the partner's play held the trick
+    (``n``) and the share of those played over."""
+    sides = {"ours": _Style(), "theirs": _Style()}
+    for line in lines:
+        if "deals" not in line:
+            continue
+        ours = ours_team(line)
+        game = replay({**line, "deals": []})
+        for deal in line["deals"]:
+            if game.phase in ("deal_over", "game_over"):
+                game.next_deal()
+            for st in sides.values():
+                st.deals += 1
+            for seat, code, *_ in deal["actions"]:
+                action = action_from_code(code, deal["level"], game.rules)
+                if game.phase == "play":
+                    st = sides["ours" if seat % 2 == ours else "theirs"]
+                    combo = action if isinstance(action, gf.Combo) else None
+                    bomb = combo is not None and combo.is_bomb
+                    st.bombs += bomb
+                    holder = game.top_seat
+                    if game.top is None or holder is None:
+                        st.leads += 1
+                        kind = str(combo.kind) if combo is not None else "other"
+                        st.kinds[kind if kind in st.kinds else "other"] += 1
+                    elif holder % 2 == seat % 2:
+                        st.over_partner[0] += 1
+                        st.over_partner[1] += combo is not None
+                    else:
+                        f = st.facing["facing_short" if game.hand_sizes[holder] <= STYLE_SHORT else "facing_long"]
+                        f[0] += 1
+                        f[1 if combo is None else 3 if bomb else 2] += 1
+                game.apply(action)
+    return {side: st.report() for side, st in sides.items()}
 
 
 def _rate(k: int, n: int) -> dict[str, Any]:
@@ -610,6 +687,7 @@ def pair_report(folder: Path, time_limit: int, games: Optional[list[dict[str, An
         faults={k: sum(a[k] for a in attempts) for k in ("bad_replies", "timeouts", "unasked")},
         aborted=[a["reason"] for a in attempts if a["status"] in ("aborted", "timeout")],
         decision=time_decisions(matches, time_limit),
+        style=play_style(line for lines in matches for line in lines if line["type"] == "game"),
     )
     return out
 
@@ -640,6 +718,31 @@ def markdown(reports: list[dict[str, Any]]) -> str:
         draws = f", {r['games']['draws']} drawn" if r["games"]["draws"] else ""
         rows.append(f"| {r['policy']} | {r['entrant']} | {_pct(r['games'])}{draws} | {_pct(r['deals'])} | {dbl} | {lvl}"
                     f" | {a} | {dpg} | {ms} | {faults} |")
+    return "\n".join(rows)
+
+
+def style_markdown(reports: list[dict[str, Any]]) -> str:
+    """The Markdown table of how each side played (`play_style`, the ``style`` of pair reports)."""
+    short = STYLE_SHORT
+    head = ("| ours | vs | side | leads/deal | leads: single / pair / full house / straight / other | bombs/deal"
+            f" | facing an opponent's play, it holding > {short} cards: pass / beat / bomb"
+            f" | the same, ≤ {short} cards | over the partner's play |")
+    rows = [head, "|" + "---|" * head.count(" | ") + "---|"]
+
+    def pc(x: Optional[float]) -> str:
+        return "—" if x is None else f"{x:.0%}"
+
+    def num(x: Optional[float]) -> str:
+        return "—" if x is None else f"{x:.2f}"
+
+    for r in reports:
+        for side in ("ours", "theirs"):
+            st = r["style"][side]
+            kinds = " / ".join(pc(st["lead_kinds"][k]) for k in (*STYLE_KINDS, "other"))
+            facing = [" / ".join(pc(st[key][x]) for x in ("pass", "beat", "bomb")) for key in ("facing_long", "facing_short")]
+            name = r["policy"] if side == "ours" else r["entrant"]
+            rows.append(f"| {r['policy']} | {r['entrant']} | {name} | {num(st['leads'])} | {kinds} | {num(st['bombs'])}"
+                        f" | {facing[0]} | {facing[1]} | {pc(st['over_partner']['rate'])} |")
     return "\n".join(rows)
 
 
@@ -741,6 +844,8 @@ def main(argv: Optional[list[str]] = None) -> int:
         a.out.write_text(json.dumps({"date": datetime.date.today().isoformat(), "pairs": reports, "paired": comparisons},
                                     indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(markdown(reports))
+    print()
+    print(style_markdown(reports))
     if comparisons:
         print()
         print(paired_markdown(comparisons))

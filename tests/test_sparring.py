@@ -17,7 +17,7 @@ import pytest
 
 import guandan_fast as gf
 from guandan_fast.bots import decision_seed
-from guandan_fast.platform import action_code, platform_rules, read_record, replay
+from guandan_fast.platform import action_code, action_from_code, platform_rules, read_record, replay
 
 pytest.importorskip("websockets")
 
@@ -129,6 +129,38 @@ def test_deal_rows_follow_the_engines_settlement_and_find_every_attempt_at_a() -
         summary = sparring.game_summary(line)
         assert summary["winner"] == line["winner"] and summary["fallbacks"] == 0
     assert passes == 6 and attempts > passes
+
+
+def test_play_style_counts_every_play_decision_of_each_side() -> None:
+    lines = [recorded_game(seed, ours=seed % 2) for seed in range(3)]
+    style = sparring.play_style(lines)
+    decisions = {"ours": 0, "theirs": 0}
+    bombs = {"ours": 0, "theirs": 0}
+    deals = 0
+    for line in lines:
+        rules = platform_rules()
+        deals += len(line["deals"])
+        for deal in line["deals"]:
+            for seat, code, *_ in deal["actions"]:
+                action = action_from_code(code, deal["level"], rules)
+                if isinstance(action, gf.Combo) or action is gf.PASS:
+                    side = "ours" if seat % 2 == sparring.ours_team(line) else "theirs"
+                    decisions[side] += 1
+                    bombs[side] += isinstance(action, gf.Combo) and action.is_bomb
+    for side in ("ours", "theirs"):
+        st = style[side]
+        assert st["deals"] == deals
+        leads = round(st["leads"] * deals)
+        assert leads + st["facing_long"]["n"] + st["facing_short"]["n"] + st["over_partner"]["n"] == decisions[side]
+        assert round(st["bombs"] * deals) == bombs[side]
+        assert sum(st["lead_kinds"].values()) == pytest.approx(1.0)
+        for key in ("facing_long", "facing_short"):
+            assert st[key]["pass"] + st[key]["beat"] + st[key]["bomb"] == pytest.approx(1.0)
+    assert style["ours"]["leads"] > 0 and style["theirs"]["over_partner"]["n"] > 0
+    table = sparring.style_markdown([{"policy": "rule", "entrant": "greedy", "style": style}])
+    assert table.count("\n") == 3 and "| rule | greedy | greedy |" in table
+    empty = sparring.play_style([])
+    assert empty["ours"]["leads"] is None and empty["theirs"]["over_partner"] == {"n": 0, "rate": None}
 
 
 def test_deal_rows_of_single_deals_started_at_a_count_passes_not_wins_on_levels() -> None:
