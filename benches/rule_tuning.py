@@ -11,7 +11,7 @@ Each setting is one ``benches/sparring.py`` run of ``--ours`` with that
 variable set (the server's built-in bots inherit it), its records in a
 folder of its own under ``--records``; the arguments after ``--`` go to
 sparring.py as they are. Then every later setting's games are compared
-with the first's on the same seeds and seats (``sparring.paired``), most
+with the first's on the same seeds and seats (``sparring_stats.paired``), most
 telling on single deals (``--serve-arg=--max-deals=1``).
 
     python benches/rule_tuning.py --setting "" --setting race=1 -- \\
@@ -33,6 +33,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import sparring  # noqa: E402
+import sparring_stats  # noqa: E402
 
 
 def folder_name(setting: str) -> str:
@@ -42,7 +43,7 @@ def folder_name(setting: str) -> str:
 
 def compare(records: Path, settings: list[str]) -> list[dict[str, object]]:
     """Each later setting's games against the first's on the same deals,
-    pair folder by pair folder (`sparring.paired`, with ``policy`` naming
+    pair folder by pair folder (`sparring_stats.paired`, with ``policy`` naming
     the setting, ``base`` the first and ``entrant``)."""
     base = records / folder_name(settings[0])
     out: list[dict[str, object]] = []
@@ -50,7 +51,7 @@ def compare(records: Path, settings: list[str]) -> list[dict[str, object]]:
         for folder in sorted(p for p in (records / folder_name(setting)).iterdir() if p.is_dir()):
             if not (base / folder.name).is_dir():
                 continue
-            c = sparring.paired(sparring.pair_games(base / folder.name), sparring.pair_games(folder))
+            c = sparring_stats.paired(sparring.pair_games(base / folder.name), sparring.pair_games(folder))
             entrant = sparring.read_attempts(folder)[0]["entrant"]
             c.update(policy=setting or "defaults", base=settings[0] or "defaults", entrant=entrant)
             out.append(c)
@@ -75,7 +76,7 @@ def main() -> None:
         subprocess.run(cmd, env=env, check=True)
     comparisons = compare(a.records, settings)
     if comparisons:
-        print(sparring.paired_markdown(comparisons))
+        print(sparring_stats.paired_markdown(comparisons))
 
 
 if __name__ == "__main__":

@@ -22,6 +22,9 @@ from guandan_fast.platform import action_code, action_from_code, platform_rules,
 pytest.importorskip("websockets")
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benches"))  # sparring.py imports its statistics from sparring_stats.py beside it
+import sparring_stats  # noqa: E402
+
 _spec = importlib.util.spec_from_file_location("sparring", ROOT / "benches" / "sparring.py")
 assert _spec is not None and _spec.loader is not None
 sparring = importlib.util.module_from_spec(_spec)
@@ -53,7 +56,7 @@ def test_summarize_counts_games_deals_doubles_levels_and_a_from_our_side() -> No
     ]}
     # Game 3: a draw, ours on team 1.
     g3 = {"ours": 1, "winner": None, "fallbacks": 0, "deals": [row(1, [1, 3, 0, 2], gain=3)]}
-    s = sparring.summarize([g1, g2, g3])
+    s = sparring_stats.summarize([g1, g2, g3])
     assert s["games"]["k"] == 1 and s["games"]["n"] == 3 and s["games"]["draws"] == 1
     assert s["games"]["ci95"] == list(gf.arena.wilson_interval(1, 3))
     assert (s["by_seats"]["0/2"]["k"], s["by_seats"]["0/2"]["n"]) == (1, 1)
@@ -65,7 +68,7 @@ def test_summarize_counts_games_deals_doubles_levels_and_a_from_our_side() -> No
     assert (s["ours"]["a_attempts"], s["ours"]["a_passed"], s["ours"]["a_drops"]) == (2, 1, 0)
     assert (s["theirs"]["a_attempts"], s["theirs"]["a_passed"], s["theirs"]["a_drops"]) == (3, 1, 1)
     assert s["deals_per_game"] == pytest.approx(10 / 3) and s["fallbacks"] == 1
-    empty = sparring.summarize([])
+    empty = sparring_stats.summarize([])
     assert empty["games"]["n"] == 0 and empty["deals_per_game"] is None
 
 
@@ -77,7 +80,7 @@ def test_log_faults_counts_the_servers_fault_lines() -> None:
         "seat 3 (client2): no valid reply in 60.0 s; greedy moves for it",
         "seat 3 (client2): ignored a message sent unasked: '{\"actIndex\": 0}'",
     ])
-    assert sparring.log_faults(log) == {"bad_replies": 2, "timeouts": 1, "unasked": 1}
+    assert sparring_stats.log_faults(log) == {"bad_replies": 2, "timeouts": 1, "unasked": 1}
 
 
 def recorded_game(seed: int, ours: int, policy: str = "rule", other: str = "greedy", match_seed: Optional[int] = None,
@@ -114,9 +117,9 @@ def test_deal_rows_follow_the_engines_settlement_and_find_every_attempt_at_a() -
     for seed in range(6):
         line = recorded_game(seed, ours=seed % 2)
         game = replay(line)
-        rows = sparring.deal_rows(line)
+        rows = sparring_stats.deal_rows(line)
         assert len(rows) == len(game.deals) == len(line["deals"])
-        assert sparring.ours_team(line) == seed % 2 and sparring.ours_policy(line) == "rule"
+        assert sparring_stats.ours_team(line) == seed % 2 and sparring_stats.ours_policy(line) == "rule"
         for r, d in zip(rows, game.deals):
             assert (r["level"], r["order"], r["winner"], r["gain"]) == (d["level"], d["finish_order"], d["winner"], d["gain"])
             # An attempt at A is a deal the engine settles as a failure at A or as the game's end.
@@ -126,14 +129,14 @@ def test_deal_rows_follow_the_engines_settlement_and_find_every_attempt_at_a() -
             attempts += r["attempt"] is not None
             passes += r["passed"]
         assert rows[-1]["passed"] and sum(r["passed"] for r in rows) == 1
-        summary = sparring.game_summary(line)
+        summary = sparring_stats.game_summary(line)
         assert summary["winner"] == line["winner"] and summary["fallbacks"] == 0
     assert passes == 6 and attempts > passes
 
 
 def test_play_style_counts_every_play_decision_of_each_side() -> None:
     lines = [recorded_game(seed, ours=seed % 2) for seed in range(3)]
-    style = sparring.play_style(lines)
+    style = sparring_stats.play_style(lines)
     decisions = {"ours": 0, "theirs": 0}
     bombs = {"ours": 0, "theirs": 0}
     deals = 0
@@ -144,7 +147,7 @@ def test_play_style_counts_every_play_decision_of_each_side() -> None:
             for seat, code, *_ in deal["actions"]:
                 action = action_from_code(code, deal["level"], rules)
                 if isinstance(action, gf.Combo) or action is gf.PASS:
-                    side = "ours" if seat % 2 == sparring.ours_team(line) else "theirs"
+                    side = "ours" if seat % 2 == sparring_stats.ours_team(line) else "theirs"
                     decisions[side] += 1
                     bombs[side] += isinstance(action, gf.Combo) and action.is_bomb
     for side in ("ours", "theirs"):
@@ -157,9 +160,9 @@ def test_play_style_counts_every_play_decision_of_each_side() -> None:
         for key in ("facing_long", "facing_short"):
             assert st[key]["pass"] + st[key]["beat"] + st[key]["bomb"] == pytest.approx(1.0)
     assert style["ours"]["leads"] > 0 and style["theirs"]["over_partner"]["n"] > 0
-    table = sparring.style_markdown([{"policy": "rule", "entrant": "greedy", "style": style}])
+    table = sparring_stats.style_markdown([{"policy": "rule", "entrant": "greedy", "style": style}])
     assert table.count("\n") == 3 and "| rule | greedy | greedy |" in table
-    empty = sparring.play_style([])
+    empty = sparring_stats.play_style([])
     assert empty["ours"]["leads"] is None and empty["theirs"]["over_partner"] == {"n": 0, "rate": None}
 
 
@@ -172,7 +175,7 @@ def test_deal_rows_of_single_deals_started_at_a_count_passes_not_wins_on_levels(
                                   start={"levels": ("A", "2")})
         table = Table(ref, lambda seat, act, team=team: {"actIndex": act["indexRange"] if seat % 2 == team else 0})
         table.play()
-        rows += [(team, r) for line in table.records() if line["type"] == "game" for r in sparring.deal_rows(line)]
+        rows += [(team, r) for line in table.records() if line["type"] == "game" for r in sparring_stats.deal_rows(line)]
     assert [(team, r["level"], r["attempt"], r["passed"], r["double"]) for team, r in rows] == [
         (0, "A", 0, True, 0), (0, "A", 0, True, 0), (1, "A", 0, False, 1), (1, "A", 0, False, 1)]
 
@@ -189,7 +192,7 @@ def test_single_deals_started_after_a_finish_are_read_through_their_tribute() ->
     games = [line for line in match if line["type"] == "game"]
     assert all(line["start"]["after"] == [0, 2, 1, 3] for line in games)
     for line in games:
-        (r,) = sparring.deal_rows(line)
+        (r,) = sparring_stats.deal_rows(line)
         (d,) = replay(line).deals
         assert (r["level"], r["attempt"], r["order"], r["passed"]) == ("A", 0, d["finish_order"], not d["a_failed"])
     # Our bots' decisions replay from the record's start, their tributes included.
@@ -202,12 +205,12 @@ def test_start_failure_is_an_abort_by_the_last_seat_before_its_first_move() -> N
     seats = {"0": "bot rule", "1": "c0", "2": "bot rule", "3": "c1"}
     aborted = {"type": "aborted", "game": 0, "seats": seats, "deals": [{"level": "2", "actions": [[0, ["PASS", "PASS", "PASS"]]]}]}
     end = {"type": "aborted", "games": 0, "reason": "seat 3 (c1) connection error ConnectionClosedError"}
-    assert sparring.start_failure([aborted, end], 3)
-    assert not sparring.start_failure([aborted, end], 1)
+    assert sparring_stats.start_failure([aborted, end], 3)
+    assert not sparring_stats.start_failure([aborted, end], 1)
     moved = {**aborted, "deals": [{"level": "2", "actions": [[0, ["PASS", "PASS", "PASS"]], [3, ["PASS", "PASS", "PASS"]]]}]}
-    assert not sparring.start_failure([moved, end], 3)
-    assert not sparring.start_failure([{"type": "game"}, aborted, {**end, "games": 1}], 3)
-    assert not sparring.start_failure([{"type": "result", "games": 1}], 3)
+    assert not sparring_stats.start_failure([moved, end], 3)
+    assert not sparring_stats.start_failure([{"type": "game"}, aborted, {**end, "games": 1}], 3)
+    assert not sparring_stats.start_failure([{"type": "result", "games": 1}], 3)
 
 
 def test_our_decisions_replayed_from_a_record_choose_the_recorded_actions() -> None:
@@ -246,7 +249,7 @@ def test_a_short_run_against_our_own_client_and_its_resumption(tmp_path: Path, c
     for a in attempts:
         lines = read_record(folder / f"{a['stem']}.jsonl")
         assert [line["type"] for line in lines] == ["game", "game", "result"]
-        assert {sparring.ours_team(line) for line in lines[:2]} == {a["ours_seats"][0]}
+        assert {sparring_stats.ours_team(line) for line in lines[:2]} == {a["ours_seats"][0]}
     # Run again: every match is settled, nothing is played; --report gives the same figures.
     assert sparring.main(args) == 0
     assert len(sparring.read_attempts(folder)) == 2
@@ -315,7 +318,7 @@ def test_paired_compares_the_games_of_the_same_seed_and_seats() -> None:
     base = [summary(1, 0, True), summary(1, 1, False), summary(2, 0, True, play="y"), summary(3, 1, True)]
     other = [summary(1, 0, True), summary(1, 1, True, play="z"), summary(2, 0, False), summary(4, 0, True),
              summary(3, 0, True)]
-    p = sparring.paired(base, other)
+    p = sparring_stats.paired(base, other)
     # (1, 0), (1, 1) and (2, 0) are on both sides; (3, 1) and (4, 0), (3, 0) are not.
     assert p["n"] == 3 and p["identical"] == 1
     assert (p["only_other_won"], p["only_base_won"]) == (1, 1)
@@ -323,9 +326,9 @@ def test_paired_compares_the_games_of_the_same_seed_and_seats() -> None:
     lo, hi = p["games"]["ci95"]
     assert lo < 0 < hi and hi == pytest.approx(1.96 * statistics.stdev([0, 1, -1]) / 3 ** 0.5)
     # Two-deal games, the first lost: the share of deals won moves by half.
-    two = sparring.paired([summary(5, 0, False, deals=2)], [summary(5, 0, True, deals=2)])
+    two = sparring_stats.paired([summary(5, 0, False, deals=2)], [summary(5, 0, True, deals=2)])
     assert two["deal_share"]["mean"] == pytest.approx(0.5) and two["games"]["mean"] == 1.0
-    empty = sparring.paired(base, [])
+    empty = sparring_stats.paired(base, [])
     assert empty["n"] == 0 and empty["games"] == {"mean": None, "ci95": None}
 
 
@@ -339,10 +342,10 @@ def test_paired_counts_a_passed_by_each_side() -> None:
     # of ours and lets theirs pass; the other passes its own and stops theirs.
     base = [a_deal(1, 0, 0, False), a_deal(2, 1, 0, True)]
     other = [a_deal(1, 0, 0, True), a_deal(2, 1, 0, False)]
-    p = sparring.paired(base, other)
+    p = sparring_stats.paired(base, other)
     assert p["a_net"]["mean"] == pytest.approx(1.0)
-    assert sparring.paired(other, base)["a_net"]["mean"] == pytest.approx(-1.0)
-    assert "A passed by ours less by theirs" in sparring.paired_markdown([dict(p, policy="x", base="y", entrant="z")])
+    assert sparring_stats.paired(other, base)["a_net"]["mean"] == pytest.approx(-1.0)
+    assert "A passed by ours less by theirs" in sparring_stats.paired_markdown([dict(p, policy="x", base="y", entrant="z")])
 
 
 def test_policies_take_turns_by_seating_pair_and_are_compared(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,332 @@
+"""Statistics of sparring records and their Markdown tables: pure functions
+of the record lines `guandan-fast serve --record` writes (and of the
+server's log), used by benches/sparring.py. See benches/README.md
+("Sparring") for what each column means."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import statistics
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Optional
+
+import guandan_fast as gf
+from guandan_fast.arena import wilson_interval
+from guandan_fast.platform import action_from_code, replay
+
+
+def ours_team(line: dict[str, Any]) -> int:
+    """The team (0: seats 0/2, 1: seats 1/3) of the built-in bots of a record line."""
+    teams = {int(seat) % 2 for seat, name in line["seats"].items() if str(name).startswith("bot ")}
+    if len(teams) != 1:
+        raise ValueError(f"the seats {line['seats']} do not hold built-in bots on exactly one team")
+    return teams.pop()
+
+
+def ours_policy(line: dict[str, Any]) -> str:
+    """The policy of the built-in bots of a record line."""
+    names = {str(name)[4:] for name in line["seats"].values() if str(name).startswith("bot ")}
+    if len(names) != 1:
+        raise ValueError(f"the seats {line['seats']} do not hold one policy of built-in bots")
+    return names.pop()
+
+
+def deal_rows(line: dict[str, Any]) -> list[dict[str, Any]]:
+    """One row per finished deal of a record line (its game replayed, from its
+    ``start`` when it has one): ``level`` played, finishing ``order``,
+    ``winner`` team (of the first out), ``double`` (the team that finished
+    first and second, or None), ``gain`` (levels the winner went up),
+    ``attempt`` (the team that played at its own A, or None), ``passed``
+    (that attempt passed A: not so when a deal limit ended the game on
+    levels) and ``drop`` (a team at A fell back after its last failed attempt)."""
+    rows = []
+    start = line.get("start")
+    levels, declarer = (tuple(start["levels"]), start["declarer"]) if start else (("2", "2"), None)
+    for d in replay(line).deals:
+        order = list(d["finish_order"])
+        at_a = declarer is not None and d["level"] == "A" and levels[declarer] == "A"
+        rows.append({
+            "level": d["level"],
+            "order": order,
+            "winner": d["winner"],
+            "double": d["winner"] if order[0] % 2 == order[1] % 2 else None,
+            "gain": d["gain"],
+            "attempt": declarer if at_a else None,
+            "passed": at_a and not d["a_failed"],
+            "drop": bool(d["a_reset"]),
+        })
+        levels, declarer = d["levels"], d["declarer"]
+    return rows
+
+
+def game_summary(line: dict[str, Any]) -> dict[str, Any]:
+    """A finished game of a record line seen from our bots: ``ours`` (their
+    team), ``winner`` (a team, None for a draw), its deal rows and the moves
+    the server's fallback policy made for a client that did not answer; its
+    ``seed`` and ``play`` (a digest of every action, to tell identical games)."""
+    return {
+        "ours": ours_team(line),
+        "seed": line["seed"],
+        "winner": line["winner"],
+        "deals": deal_rows(line),
+        "play": hashlib.sha256(json.dumps(line["deals"], sort_keys=True).encode()).hexdigest(),
+        "fallbacks": sum(len(a) > 2 for d in line["deals"] for a in d["actions"]),
+    }
+
+
+#: Lead kinds the style table names; the other kinds are counted as "other".
+STYLE_KINDS = ("Single", "Pair", "FullHouse", "Straight")
+#: An opponent holding this many cards or fewer after its winning play is "short" in the style table.
+STYLE_SHORT = 8
+
+
+@dataclass
+class _Style:
+    """`play_style`'s tallies of one side."""
+    deals: int = 0
+    leads: int = 0
+    bombs: int = 0
+    kinds: dict[str, int] = field(default_factory=lambda: dict.fromkeys((*STYLE_KINDS, "other"), 0))
+    #: Facing an opponent's play, it holding more cards than STYLE_SHORT / at most that: decisions, passes, beats, bombs.
+    facing: dict[str, list[int]] = field(default_factory=lambda: {"facing_long": [0, 0, 0, 0], "facing_short": [0, 0, 0, 0]})
+    #: The partner's play holds the trick: decisions, plays over it.
+    over_partner: list[int] = field(default_factory=lambda: [0, 0])
+
+    def report(self) -> dict[str, Any]:
+        def share(k: int, n: int) -> Optional[float]:
+            return k / n if n else None
+
+        return {
+            "deals": self.deals,
+            "leads": share(self.leads, self.deals),
+            "bombs": share(self.bombs, self.deals),
+            "lead_kinds": {k: share(v, self.leads) for k, v in self.kinds.items()},
+            **{key: {"n": f[0], "pass": share(f[1], f[0]), "beat": share(f[2], f[0]), "bomb": share(f[3], f[0])}
+               for key, f in self.facing.items()},
+            "over_partner": {"n": self.over_partner[0], "rate": share(self.over_partner[1], self.over_partner[0])},
+        }
+
+
+def play_style(lines: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """How each side (``ours``, ``theirs``) played the deals of record lines,
+    every game replayed: ``deals``; ``leads`` and ``bombs`` per deal; the
+    share of leads of each of `STYLE_KINDS` and ``other``; facing an
+    opponent's winning play (``facing_long``: the opponent holds more than
+    `STYLE_SHORT` cards after it, ``facing_short``: at most that many), how
+    many such decisions (``n``) and the share of passes, plain beats and
+    bombs; ``over_partner``: how many times the partner's play held the trick
+    (``n``) and the share of those played over."""
+    sides = {"ours": _Style(), "theirs": _Style()}
+    for line in lines:
+        if "deals" not in line:
+            continue
+        ours = ours_team(line)
+        game = replay({**line, "deals": []})
+        for deal in line["deals"]:
+            if game.phase in ("deal_over", "game_over"):
+                game.next_deal()
+            for st in sides.values():
+                st.deals += 1
+            for seat, code, *_ in deal["actions"]:
+                action = action_from_code(code, deal["level"], game.rules)
+                if game.phase == "play":
+                    st = sides["ours" if seat % 2 == ours else "theirs"]
+                    combo = action if isinstance(action, gf.Combo) else None
+                    bomb = combo is not None and combo.is_bomb
+                    st.bombs += bomb
+                    holder = game.top_seat
+                    if game.top is None or holder is None:
+                        st.leads += 1
+                        kind = str(combo.kind) if combo is not None else "other"
+                        st.kinds[kind if kind in st.kinds else "other"] += 1
+                    elif holder % 2 == seat % 2:
+                        st.over_partner[0] += 1
+                        st.over_partner[1] += combo is not None
+                    else:
+                        f = st.facing["facing_short" if game.hand_sizes[holder] <= STYLE_SHORT else "facing_long"]
+                        f[0] += 1
+                        f[1 if combo is None else 3 if bomb else 2] += 1
+                game.apply(action)
+    return {side: st.report() for side, st in sides.items()}
+
+
+def _rate(k: int, n: int) -> dict[str, Any]:
+    lo, hi = wilson_interval(k, n) if n else (0.0, 1.0)
+    return {"k": k, "n": n, "rate": k / n if n else None, "ci95": [lo, hi]}
+
+
+def summarize(games: list[dict[str, Any]]) -> dict[str, Any]:
+    """The statistics of a pair over `games` (`game_summary` dicts), from our side:
+    games and deals won (with 95% Wilson intervals), 双上 per deal of each
+    side, levels gained per deal, attempts at A and how many passed, drops
+    from A, deals per game and games won in each seating."""
+    out: dict[str, Any] = {}
+    won = sum(g["winner"] == g["ours"] for g in games)
+    draws = sum(g["winner"] is None for g in games)
+    out["games"] = {**_rate(won, len(games)), "draws": draws}
+    out["by_seats"] = {
+        seats: _rate(sum(g["winner"] == t for g in games if g["ours"] == t), sum(g["ours"] == t for g in games))
+        for t, seats in ((0, "0/2"), (1, "1/3"))
+    }
+    rows = [(g["ours"], r) for g in games for r in g["deals"]]
+    n = len(rows)
+    out["deals"] = _rate(sum(r["winner"] == t for t, r in rows), n)
+    for side, mine in (("ours", True), ("theirs", False)):
+        def of(t: int, team: Optional[int], mine: bool = mine) -> bool:
+            return team is not None and (team == t) == mine
+
+        attempts = [r for t, r in rows if of(t, r["attempt"])]
+        out[side] = {
+            "double": _rate(sum(of(t, r["double"]) for t, r in rows), n),
+            "levels_per_deal": sum(r["gain"] for t, r in rows if of(t, r["winner"])) / n if n else None,
+            "a_attempts": len(attempts),
+            "a_passed": sum(r["passed"] for r in attempts),
+            "a_drops": sum(r["drop"] for t, r in rows if of(t, r["attempt"])),
+        }
+    out["deals_per_game"] = n / len(games) if games else None
+    out["fallbacks"] = sum(g["fallbacks"] for g in games)
+    return out
+
+
+def paired(base: list[dict[str, Any]], other: list[dict[str, Any]]) -> dict[str, Any]:
+    """`other`'s games (`game_summary` dicts) against `base`'s on the same
+    deals: the games of both with the same seed and our team on the same
+    seats, how many were played identically, how many each won where the
+    other did not, and the mean difference (other minus base) in games won,
+    in the share of deals won per game and in ``a_net`` (A passed by ours
+    less A passed by theirs, per game: on single deals started at A, the
+    attempts made good or stopped), with their 95% intervals (normal, over
+    the paired games)."""
+    def key(g: dict[str, Any]) -> tuple[int, int]:
+        return g["seed"], g["ours"]
+
+    mine = {key(g): g for g in base}
+    pairs = [(mine[key(g)], g) for g in other if key(g) in mine]
+
+    def diff(score: Any) -> dict[str, Any]:
+        xs = [score(o) - score(b) for b, o in pairs]
+        if not xs:
+            return {"mean": None, "ci95": None}
+        m = statistics.fmean(xs)
+        se = statistics.stdev(xs) / len(xs) ** 0.5 if len(xs) > 1 else float("inf")
+        return {"mean": m, "ci95": [m - 1.96 * se, m + 1.96 * se]}
+
+    def won(g: dict[str, Any]) -> int:
+        return int(g["winner"] == g["ours"])
+
+    def deal_share(g: dict[str, Any]) -> float:
+        return sum(r["winner"] == g["ours"] for r in g["deals"]) / len(g["deals"]) if g["deals"] else 0.0
+
+    def a_net(g: dict[str, Any]) -> int:
+        return sum((1 if r["attempt"] == g["ours"] else -1) for r in g["deals"] if r["attempt"] is not None and r["passed"])
+
+    return {
+        "n": len(pairs),
+        "identical": sum(b["play"] == o["play"] for b, o in pairs),
+        "only_base_won": sum(won(b) > won(o) for b, o in pairs),
+        "only_other_won": sum(won(o) > won(b) for b, o in pairs),
+        "games": diff(won),
+        "deal_share": diff(deal_share),
+        "a_net": diff(a_net),
+    }
+
+
+_INVALID = re.compile(r"^seat (\d) \(.*\): invalid reply ", re.MULTILINE)
+_TIMEOUT = re.compile(r"^seat (\d) \(.*\): no valid reply in ", re.MULTILINE)
+_UNASKED = re.compile(r"^seat (\d) \(.*\): ignored a message sent unasked", re.MULTILINE)
+
+
+def log_faults(text: str) -> dict[str, int]:
+    """The clients' faults in a server log: invalid replies, replies that did
+    not come in time (the fallback moved) and messages sent unasked."""
+    return {"bad_replies": len(_INVALID.findall(text)), "timeouts": len(_TIMEOUT.findall(text)),
+            "unasked": len(_UNASKED.findall(text))}
+
+
+def start_failure(lines: list[dict[str, Any]], seat: int) -> bool:
+    """Whether a match's record shows it stopped at its start by the client on
+    `seat` (the last to connect): aborted in its first game, by that seat,
+    before that seat's first move. (ws4py's ``connect()`` parses the bytes
+    that follow the handshake while its reader thread starts, so the last
+    client, which the first messages reach at once, now and then breaks there.)"""
+    if not lines or lines[-1]["type"] != "aborted" or lines[-1]["games"] != 0:
+        return False
+    if not str(lines[-1]["reason"]).startswith(f"seat {seat} "):
+        return False
+    return not any(a[0] == seat for line in lines[:-1] for d in line.get("deals", []) for a in d["actions"])
+
+
+# ---------------------------------------------------------------- the table
+
+
+def _pct(r: dict[str, Any]) -> str:
+    if not r["n"]:
+        return "—"
+    return f"{r['k']}/{r['n']} = {r['rate']:.0%} ({r['ci95'][0]:.0%}–{r['ci95'][1]:.0%})"
+
+
+def markdown(reports: list[dict[str, Any]]) -> str:
+    """The Markdown table of pair reports."""
+    head = ("| ours | vs | games won (95% CI) | deals won (95% CI) | 双上 ours / theirs | levels/deal ours / theirs"
+            " | A passed/attempts ours / theirs | deals/game | ms/decision | bad replies / timeouts / aborted / retried |")
+    rows = [head, "|" + "---|" * head.count(" | ") + "---|"]
+    for r in reports:
+        o, t = r["ours"], r["theirs"]
+        dbl = " / ".join(f"{x['double']['rate']:.0%}" if x["double"]["n"] else "—" for x in (o, t))
+        lvl = " / ".join(f"{x['levels_per_deal']:.2f}" if x["levels_per_deal"] is not None else "—" for x in (o, t))
+        a = f"{o['a_passed']}/{o['a_attempts']} / {t['a_passed']}/{t['a_attempts']}"
+        dpg = f"{r['deals_per_game']:.1f}" if r["deals_per_game"] is not None else "—"
+        ms = f"{r['decision']['mean_ms']:.1f}" if r["decision"]["mean_ms"] is not None else "—"
+        faults = (f"{r['faults']['bad_replies']} / {r['faults']['timeouts']} /"
+                  f" {r['statuses']['aborted'] + r['statuses']['timeout']} / {r['statuses']['connect-crash']}")
+        draws = f", {r['games']['draws']} drawn" if r["games"]["draws"] else ""
+        rows.append(f"| {r['policy']} | {r['entrant']} | {_pct(r['games'])}{draws} | {_pct(r['deals'])} | {dbl} | {lvl}"
+                    f" | {a} | {dpg} | {ms} | {faults} |")
+    return "\n".join(rows)
+
+
+def style_markdown(reports: list[dict[str, Any]]) -> str:
+    """The Markdown table of how each side played (`play_style`, the ``style`` of pair reports)."""
+    short = STYLE_SHORT
+    head = ("| ours | vs | side | leads/deal | leads: single / pair / full house / straight / other | bombs/deal"
+            f" | facing an opponent's play, it holding > {short} cards: pass / beat / bomb"
+            f" | the same, ≤ {short} cards | over the partner's play |")
+    rows = [head, "|" + "---|" * head.count(" | ") + "---|"]
+
+    def pc(x: Optional[float]) -> str:
+        return "—" if x is None else f"{x:.0%}"
+
+    def num(x: Optional[float]) -> str:
+        return "—" if x is None else f"{x:.2f}"
+
+    for r in reports:
+        for side in ("ours", "theirs"):
+            st = r["style"][side]
+            kinds = " / ".join(pc(st["lead_kinds"][k]) for k in (*STYLE_KINDS, "other"))
+            facing = [" / ".join(pc(st[key][x]) for x in ("pass", "beat", "bomb")) for key in ("facing_long", "facing_short")]
+            name = r["policy"] if side == "ours" else r["entrant"]
+            rows.append(f"| {r['policy']} | {r['entrant']} | {name} | {num(st['leads'])} | {kinds} | {num(st['bombs'])}"
+                        f" | {facing[0]} | {facing[1]} | {pc(st['over_partner']['rate'])} |")
+    return "\n".join(rows)
+
+
+def _interval(d: dict[str, Any], scale: float = 100.0) -> str:
+    if d["mean"] is None:
+        return "—"
+    lo, hi = d["ci95"]
+    return f"{d['mean'] * scale:+.1f} ({lo * scale:+.1f} to {hi * scale:+.1f})"
+
+
+def paired_markdown(comparisons: list[dict[str, Any]]) -> str:
+    """The Markdown table of paired comparisons (`paired` dicts with
+    ``policy``, ``base`` and ``entrant``)."""
+    head = ("| ours | against the games of | vs | paired games | played identically | won by ours only / by the other only"
+            " | games won, difference in points (95% CI) | share of deals won, difference in points (95% CI)"
+            " | A passed by ours less by theirs, difference per game (95% CI) |")
+    rows = [head, "|" + "---|" * head.count(" | ") + "---|"]
+    for c in comparisons:
+        rows.append(f"| {c['policy']} | {c['base']} | {c['entrant']} | {c['n']} | {c['identical']} |"
+                    f" {c['only_other_won']} / {c['only_base_won']} | {_interval(c['games'])} | {_interval(c['deal_share'])} | {_interval(c['a_net'], 1.0)} |")
+    return "\n".join(rows)
