@@ -50,11 +50,12 @@ from typing import Any, Iterable, Iterator, Optional
 
 import guandan_fast as gf
 from guandan_fast.bots import decision_seed
-from guandan_fast.platform import action_code, action_from_code, read_record, replay
+from guandan_fast.platform import action_code, read_record
 
 # The statistics and tables of the records (rule_tuning.py and the tests reach them through this module too).
 from sparring_stats import (
     game_summary,
+    line_positions,
     log_faults,
     markdown,
     paired,
@@ -95,16 +96,10 @@ def bot_decisions(lines: Iterable[dict[str, Any]]) -> Iterator[tuple[gf.Game, st
             continue
         bots = {int(s): str(n)[4:] for s, n in line["seats"].items() if str(n).startswith("bot ")}
         base = (line["seed"] - line["game"]) % 2**64
-        game = replay({**line, "deals": []})
-        for deal in line["deals"]:
-            for seat, code, *_ in deal["actions"]:
-                if game.phase in ("deal_over", "game_over"):
-                    game.next_deal()
-                action = action_from_code(code, deal["level"], game.rules)
-                if seat in bots:
-                    made[seat] += 1
-                    yield game, bots[seat], decision_seed((base + seat) % 2**64, made[seat]), action
-                game.apply(action)
+        for game, seat, action in line_positions(line):
+            if seat in bots:
+                made[seat] += 1
+                yield game, bots[seat], decision_seed((base + seat) % 2**64, made[seat]), action
 
 
 def time_decisions(matches: list[list[dict[str, Any]]], limit: int) -> dict[str, Any]:

@@ -10,7 +10,7 @@ import json
 import re
 import statistics
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable, Iterator, Optional
 
 import guandan_fast as gf
 from guandan_fast.arena import wilson_interval
@@ -76,6 +76,20 @@ def game_summary(line: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def line_positions(line: dict[str, Any]) -> Iterator[tuple[gf.Game, int, Any]]:
+    """(game, seat, recorded action) for every action of a record line's game,
+    replayed from its start: the game stands just before the action (it moves
+    on after the next item is asked for)."""
+    game = replay({**line, "deals": []})
+    for deal in line["deals"]:
+        for seat, code, *_ in deal["actions"]:
+            if game.phase in ("deal_over", "game_over"):
+                game.next_deal()
+            action = action_from_code(code, deal["level"], game.rules)
+            yield game, seat, action
+            game.apply(action)
+
+
 #: Lead kinds the style table names; the other kinds are counted as "other".
 STYLE_KINDS = ("Single", "Pair", "FullHouse", "Straight")
 #: An opponent holding this many cards or fewer after its winning play is "short" in the style table.
@@ -123,32 +137,27 @@ def play_style(lines: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         if "deals" not in line:
             continue
         ours = ours_team(line)
-        game = replay({**line, "deals": []})
-        for deal in line["deals"]:
-            if game.phase in ("deal_over", "game_over"):
-                game.next_deal()
-            for st in sides.values():
-                st.deals += 1
-            for seat, code, *_ in deal["actions"]:
-                action = action_from_code(code, deal["level"], game.rules)
-                if game.phase == "play":
-                    st = sides["ours" if seat % 2 == ours else "theirs"]
-                    combo = action if isinstance(action, gf.Combo) else None
-                    bomb = combo is not None and combo.is_bomb
-                    st.bombs += bomb
-                    holder = game.top_seat
-                    if game.top is None or holder is None:
-                        st.leads += 1
-                        kind = str(combo.kind) if combo is not None else "other"
-                        st.kinds[kind if kind in st.kinds else "other"] += 1
-                    elif holder % 2 == seat % 2:
-                        st.over_partner[0] += 1
-                        st.over_partner[1] += combo is not None
-                    else:
-                        f = st.facing["facing_short" if game.hand_sizes[holder] <= STYLE_SHORT else "facing_long"]
-                        f[0] += 1
-                        f[1 if combo is None else 3 if bomb else 2] += 1
-                game.apply(action)
+        for st in sides.values():
+            st.deals += len(line["deals"])
+        for game, seat, action in line_positions(line):
+            if game.phase != "play":
+                continue
+            st = sides["ours" if seat % 2 == ours else "theirs"]
+            combo = action if isinstance(action, gf.Combo) else None
+            bomb = combo is not None and combo.is_bomb
+            st.bombs += bomb
+            holder = game.top_seat
+            if game.top is None or holder is None:
+                st.leads += 1
+                kind = str(combo.kind) if combo is not None else "other"
+                st.kinds[kind if kind in st.kinds else "other"] += 1
+            elif holder % 2 == seat % 2:
+                st.over_partner[0] += 1
+                st.over_partner[1] += combo is not None
+            else:
+                f = st.facing["facing_short" if game.hand_sizes[holder] <= STYLE_SHORT else "facing_long"]
+                f[0] += 1
+                f[1 if combo is None else 3 if bomb else 2] += 1
     return {side: st.report() for side, st in sides.items()}
 
 

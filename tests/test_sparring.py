@@ -140,8 +140,8 @@ def test_play_style_counts_every_play_decision_of_each_side() -> None:
     decisions = {"ours": 0, "theirs": 0}
     bombs = {"ours": 0, "theirs": 0}
     deals = 0
+    rules = platform_rules()
     for line in lines:
-        rules = platform_rules()
         deals += len(line["deals"])
         for deal in line["deals"]:
             for seat, code, *_ in deal["actions"]:
