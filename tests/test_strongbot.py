@@ -3,30 +3,64 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 import pytest
 
 import guandan_fast as gf
 
 
-def brute(cards: list[str], level: str) -> int:
-    """The fewest plays by trying every legal lead of every sub-hand."""
+def brute(cards: list[str], level: str, cost: Callable[[gf.Combo], int] = lambda m: 1) -> int:
+    """The least total `cost` (by default the fewest plays) by trying every
+    legal lead of every sub-hand."""
     memo: dict[tuple[str, ...], int] = {}
 
     def go(hand: tuple[str, ...]) -> int:
         if not hand:
             return 0
         if hand not in memo:
-            best = len(hand)
+            best = 1 << 30
             for m in gf.legal_moves(" ".join(hand), level, mode="cards"):
                 rest = list(hand)
                 for c in m.cards:
                     rest.remove(str(c))
-                best = min(best, 1 + go(tuple(sorted(rest))))
+                best = min(best, cost(m) + go(tuple(sorted(rest))))
             memo[hand] = best
         return memo[hand]
 
     return go(tuple(sorted(cards)))
+
+
+# The rule policy's costs (rust/search/choosers/rule_based.rs, VALUE), by
+# kind: singles, pairs and triples (a full house as its triple) by rank
+# value, bombs by size, runs (a straight flush as a straight) by position on
+# the ladder A 2 ... K A.
+RULE_COSTS = {
+    "Single": [100, 100, 100, 100, 100, 100, 100, 95, 90, 85, 80, 72, 62, 48, 32, 15],
+    "Pair": [100, 100, 100, 100, 100, 100, 100, 95, 90, 84, 78, 70, 55, 40, 8, 0],
+    "Triple": [100, 100, 100, 100, 100, 100, 100, 96, 92, 88, 84, 78, 70, 60],
+    "Bomb": [0, 0, 0, 0, -20, -30, -45, -60, -70, -80, -90],
+    "Straight": [100, 100, 100, 98, 95, 92, 88, 84, 78, 70],
+    "Tube": [100, 100, 100, 100, 97, 94, 91, 88, 85, 80, 75, 70],
+    "Plate": [100, 100, 100, 100, 97, 94, 91, 88, 85, 82, 78, 74, 70],
+    "JokerBomb": [-100],
+}
+
+
+def rule_cost(level: str) -> Callable[[gf.Combo], int]:
+    """What a play costs in the rule policy's hand value at `level`."""
+    ranks = "23456789TJQKA"
+
+    def cost(m: gf.Combo) -> int:
+        kind, rank = m.kind, str(m.rank)
+        if kind in ("Straight", "StraightFlush", "Tube", "Plate"):
+            return RULE_COSTS["Straight" if kind == "StraightFlush" else kind][0 if rank == "A" else ranks.index(rank) + 1]
+        if kind in ("Bomb", "JokerBomb"):
+            return RULE_COSTS[kind][len(m) if kind == "Bomb" else 0]
+        value = {"BJ": 14, "RJ": 15}.get(rank, 13 if rank == level else ranks.find(rank))
+        return RULE_COSTS["Triple" if kind == "FullHouse" else kind][value]
+
+    return cost
 
 
 @pytest.mark.parametrize(
@@ -57,6 +91,27 @@ def test_decompose_matches_brute_force() -> None:
         if any(hand.count(c) > 2 for c in hand):
             continue
         assert gf.decompose(" ".join(hand), level)[0] == brute(hand, level), (hand, level)
+
+
+def test_rule_plan_matches_brute_force() -> None:
+    deck = [str(c) for c in gf.parse_cards("3s 3d 4s 4d 5s 5c 6h 6s 7d 8c 2h 2h BJ RJ Ts Ah Ad Kc Qs Jd 9h")]
+    for k, level in itertools.product(range(40), ("2", "5", "A")):
+        hand = [deck[(k * 5 + 4 * j) % len(deck)] for j in range(4 + k % 6)]
+        if any(hand.count(c) > 2 for c in hand):
+            continue
+        cost, plays = gf.decompose(" ".join(hand), level, costs="rule")
+        assert cost == brute(hand, level, rule_cost(level)), (hand, level)
+        assert sorted(str(c) for p in plays for c in p.cards) == sorted(hand)
+        assert sum(rule_cost(level)(p) for p in plays) >= cost  # a triple and a pair of its rank: a bomb
+
+
+def test_rule_plan_keeps_bombs_whole() -> None:
+    # Two plays either way; the rule plan keeps the four sevens as a bomb.
+    assert gf.decompose("7s 7d 7c 7h 9s 9d", "2")[0] == 2
+    cost, plays = gf.decompose("7s 7d 7c 7h 9s 9d", "2", costs="rule")
+    assert sorted(p.kind for p in plays) == ["Bomb", "Pair"] and cost == -20 + 95
+    with pytest.raises(gf.InvalidArgumentError, match="costs"):
+        gf.decompose("3s", "2", costs="value")
 
 
 def test_joker_pair_rule() -> None:

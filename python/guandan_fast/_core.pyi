@@ -454,9 +454,12 @@ def _declarations(cards: _Cards, level: _Level, label: str | None = None, *, jok
     None for every declaration; `InvalidComboError` saying what the cards can
     be when none fits."""
 
-def decompose(hand: _Cards, level: _Level, *, joker_pair_in_full_house: bool = ...) -> tuple[int, list[Combo]]:
+def decompose(
+    hand: _Cards, level: _Level, *, costs: Literal["plays", "rule"] = ..., joker_pair_in_full_house: bool = ...
+) -> tuple[int, list[Combo]]:
     """The fewest plays that empty `hand` at `level` (最少手数) and one
-    decomposition achieving it, as Combos."""
+    decomposition achieving it, as Combos; with `costs='rule'`, the rule
+    policy's plan of the hand and its cost in hundredths of a play."""
 
 def legal_moves(
     hand: _Cards,

@@ -760,15 +760,24 @@ pub fn min_plays_bound(hand: CardSet, level: u8, rules: ComboRules) -> u32 {
 /// One decomposition of `hand` at `level` with the fewest plays, as moves
 /// of the hand's physical cards (runs declared as straights, tubes or plates).
 pub fn decompose(hand: CardSet, level: u8, rules: ComboRules) -> Vec<Move> {
+    decompose_by(hand, level, rules, &Costs::PLAYS).1
+}
+
+/// A decomposition of `hand` at `level` of least cost by `costs` (the
+/// fewest plays for `Costs::PLAYS`, else as `plan`) and that cost, as moves
+/// of the hand's physical cards.
+pub fn decompose_by(hand: CardSet, level: u8, rules: ComboRules, costs: &Costs) -> (i32, Vec<Move>) {
     let k = key_of(hand, level, rules);
+    let model = if *costs == Costs::PLAYS { Model::Plays } else { Model::Value };
     let mut out = Plan::default();
-    with_memo(|memo| {
-        let mut s = Solver { costs: &Costs::PLAYS, model: Model::Plays, level, memo };
-        s.solve(k, 0);
+    let cost = with_memo(|memo| {
+        let mut s = Solver { costs, model, level, memo };
+        let cost = s.solve(k, 0);
         s.plan(k, &mut out);
+        cost
     });
     let mut left = hand;
-    out.groups().iter().map(|g| physical(g.counts.0, Combo::new(g.kind, g.rank, g.size), &mut left, level)).collect()
+    (cost, out.groups().iter().map(|g| physical(g.counts.0, Combo::new(g.kind, g.rank, g.size), &mut left, level)).collect())
 }
 
 /// Calls `f(delta, kind, size)` for each play of a same-rank piece: the

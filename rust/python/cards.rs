@@ -391,19 +391,30 @@ pub(crate) fn _declarations(
 }
 
 /// The fewest plays that empty `hand` at `level` (最少手数) and one
-/// decomposition achieving it, as Combos.
+/// decomposition achieving it, as Combos; with `costs='rule'`, the rule
+/// policy's plan of the hand and its cost in hundredths of a play.
 #[pyfunction]
-#[pyo3(signature = (hand, level, *, joker_pair_in_full_house = LEFT_OUT))]
-#[pyo3(text_signature = "(hand, level, *, joker_pair_in_full_house=True)")]
+#[pyo3(signature = (hand, level, *, costs = LEFT_OUT, joker_pair_in_full_house = LEFT_OUT))]
+#[pyo3(text_signature = "(hand, level, *, costs='plays', joker_pair_in_full_house=True)")]
 pub(crate) fn decompose(
     py: Python<'_>,
     hand: &Bound<'_, PyAny>,
     level: &Bound<'_, PyAny>,
+    costs: Arg<'_>,
     joker_pair_in_full_house: Arg<'_>,
-) -> PyResult<(u32, Vec<PyCombo>)> {
+) -> PyResult<(i32, Vec<PyCombo>)> {
     let (set, l, rules) = cards_at_level(hand, level, &joker_pair_in_full_house)?;
-    let plays = py.detach(|| movegen::decompose::decompose(set, l, rules));
-    Ok((plays.len() as u32, plays.into_iter().map(|mv| PyCombo { mv, level: l }).collect()))
+    let rule = costs.or(false, |c| {
+        name_arg(c, "costs", "'plays' or 'rule'", |n| match n {
+            "plays" => Some(false),
+            "rule" => Some(true),
+            _ => None,
+        })
+    })?;
+    let table = if rule { crate::search::choosers::rule_based::value() } else { &movegen::decompose::Costs::PLAYS };
+    let (cost, plays) = py.detach(|| movegen::decompose::decompose_by(set, l, rules, table));
+    let first = if rule { cost } else { plays.len() as i32 };
+    Ok((first, plays.into_iter().map(|mv| PyCombo { mv, level: l }).collect()))
 }
 
 thread_local! {

@@ -51,6 +51,38 @@ pub const VALUE: Costs = Costs {
     joker_bomb: -100,
 };
 
+/// The costs the rule policy plays by: `VALUE`, or with the `tuning`
+/// feature the table `GUANDAN_RULE_VALUE` gives (`VALUE`'s 93 numbers in
+/// its order, comma-separated; benches/rule_value.py).
+#[cfg(not(feature = "tuning"))]
+#[inline(always)]
+pub fn value() -> &'static Costs {
+    &VALUE
+}
+
+/// The costs the rule policy plays by: `VALUE`, or with the `tuning`
+/// feature the table `GUANDAN_RULE_VALUE` gives (`VALUE`'s 93 numbers in
+/// its order, comma-separated; benches/rule_value.py).
+#[cfg(feature = "tuning")]
+pub fn value() -> &'static Costs {
+    static TABLE: std::sync::OnceLock<Costs> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| match std::env::var("GUANDAN_RULE_VALUE") {
+        Ok(text) if !text.trim().is_empty() => {
+            let v: Vec<i16> = text.split(',').map(|x| x.trim().parse().expect("GUANDAN_RULE_VALUE holds integers")).collect();
+            assert_eq!(v.len(), 93, "GUANDAN_RULE_VALUE holds 93 numbers");
+            let mut c = VALUE;
+            let mut it = v.into_iter();
+            let slots = c.single.iter_mut().chain(&mut c.pair).chain(&mut c.triple).chain(&mut c.bomb);
+            let slots = slots.chain(&mut c.straight).chain(&mut c.tube).chain(&mut c.plate);
+            for slot in slots.chain(std::iter::once(&mut c.joker_bomb)) {
+                *slot = it.next().unwrap_or_default();
+            }
+            c
+        }
+        _ => VALUE,
+    })
+}
+
 /// An opponent with this many cards or fewer may go out soon: worth a
 /// strong card, a broken group or a bomb to stop.
 pub const RULE_DANGER: u32 = 6;
@@ -83,7 +115,7 @@ struct View<'a> {
 
 impl View<'_> {
     fn plan(&self) -> &Plan {
-        self.plan.get_or_init(|| plan(self.counts, self.level, &VALUE))
+        self.plan.get_or_init(|| plan(self.counts, self.level, value()))
     }
 
     fn size(&self, s: u8) -> u32 {
@@ -110,7 +142,7 @@ impl View<'_> {
         let mc = Counts::of_play(m.cards, self.level);
         match self.group_of(mc) {
             Some(g) => self.plan().cost - g.cost as i32,
-            None => hand_cost(self.counts.minus(mc), self.level, &VALUE),
+            None => hand_cost(self.counts.minus(mc), self.level, value()),
         }
     }
 
@@ -128,7 +160,7 @@ impl View<'_> {
     /// control its kind: with the lead, it goes out.
     fn runs_out(&self, m: &Move) -> bool {
         let left = self.counts.minus(Counts::of_play(m.cards, self.level));
-        plan(left, self.level, &VALUE).groups().iter().filter(|g| !self.controls(g)).count() <= 1
+        plan(left, self.level, value()).groups().iter().filter(|g| !self.controls(g)).count() <= 1
     }
 
     /// Whether a group of the plan is a boss (or a bomb).
@@ -336,7 +368,7 @@ fn best_follow(v: &View, moves: &[Move], need: i32, bonus: i32, urgent: bool) ->
             }
             None => {
                 // At most what it costs as a play comes off the hand's cost.
-                let bound = VALUE.play(m.combo.kind, m.combo.rank, m.combo.size, level) as i32 + extra;
+                let bound = value().play(m.combo.kind, m.combo.rank, m.combo.size, level) as i32 + extra;
                 if bound >= need {
                     others.push((key(m, bound, boss), i, boss));
                 }
@@ -349,7 +381,7 @@ fn best_follow(v: &View, moves: &[Move], need: i32, bonus: i32, urgent: bool) ->
             break;
         }
         let m = &moves[i];
-        let gain = cost - hand_cost(v.counts.minus(Counts::of_play(m.cards, level)), level, &VALUE) + if boss { bonus } else { 0 };
+        let gain = cost - hand_cost(v.counts.minus(Counts::of_play(m.cards, level)), level, value()) + if boss { bonus } else { 0 };
         let k = key(m, gain, boss);
         if gain >= need && best.is_none_or(|(b, _)| k < b) {
             best = Some((k, i));
@@ -364,7 +396,7 @@ fn best_follow(v: &View, moves: &[Move], need: i32, bonus: i32, urgent: bool) ->
 /// the lowest rank.
 pub fn tribute_choice(options: &[Action], hand: CardSet, level: u8, rules: ComboRules) -> Option<Action> {
     let counts = Counts::of(hand, level, rules);
-    tribute_by(options, hand, level, |c| hand_cost(counts.minus(Counts::of_play(CardSet::single(*c), level)), level, &VALUE))
+    tribute_by(options, hand, level, |c| hand_cost(counts.minus(Counts::of_play(CardSet::single(*c), level)), level, value()))
 }
 
 #[cfg(test)]
