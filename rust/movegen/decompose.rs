@@ -140,6 +140,40 @@ fn splits(m: u8) -> &'static [Groups] {
 /// The rank at each position of the ladder A 2 3 … K A the runs are on.
 const LADDER: [u8; 14] = [12, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
 
+/// The lowest bit of each natural rank's count in a key.
+const LOW_BITS: Key = 0x0001_1111_1111_1111;
+
+/// `RUN_RANKS[copies - 1][s]`: the ranks of the run (a straight, a tube, a
+/// plate) from ladder position `s`, as the lowest bit of each in a key
+/// (0 where it would leave the ladder).
+const RUN_RANKS: [[Key; 14]; 3] = {
+    let mut t = [[0; 14]; 3];
+    let mut c = 0;
+    while c < 3 {
+        let len = [5, 3, 2][c];
+        let mut s = 0;
+        while s + len <= 14 {
+            let mut j = s;
+            while j < s + len {
+                t[c][s] |= 1 << (4 * LADDER[j] as u32);
+                j += 1;
+            }
+            s += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// For `j` in 1..=3, the ranks of `k` holding at least `j` naturals, as
+/// the lowest bit of each (counts are at most 8).
+#[inline]
+fn at_least(k: Key) -> [Key; 3] {
+    let x = k & NAT_MASK;
+    let (b0, b1, b2, b3) = (x & LOW_BITS, (x >> 1) & LOW_BITS, (x >> 2) & LOW_BITS, (x >> 3) & LOW_BITS);
+    [b0 | b1 | b2 | b3, b1 | b2 | b3, (b0 & b1) | b2 | b3]
+}
+
 /// What one play of a decomposition costs, in hundredths of a play: a play
 /// less what its strength is worth (a strong single or pair can take a
 /// trick back, a bomb takes any). `PLAYS` counts plays (最少手数); `VALUE`
@@ -408,6 +442,13 @@ impl Solver<'_> {
         if k & NAT_MASK == 0 {
             return self.base(k, d).cost;
         }
+        // No more pairs than the cards left make can join waiting triples,
+        // and (by value) pairs joined early need as many triples to come.
+        let left = cards(k) as i8;
+        let d = d.min(left / 2);
+        if d < 0 && self.model == Model::Value && -d > left / 3 {
+            return INF;
+        }
         let mk = memo_key(k, d, self.model, self.level);
         if let Some(cost) = self.memo.get(mk) {
             return cost;
@@ -537,16 +578,29 @@ fn for_each_piece(k: Key, mut f: impl FnMut(Piece)) {
     }
     // Runs through rank i, on the ladder A 2 3 ... K A (an A at both ends).
     let positions: [u8; 2] = if i == RANK_A { [0, 13] } else { [i + 1, u8::MAX] };
+    let have = at_least(k);
     for (kind, len, copies) in [(Kind::Straight, 5u8, 1u8), (Kind::Tube, 3, 2), (Kind::Plate, 2, 3)] {
+        let c = copies as usize - 1;
         for &p in positions.iter().filter(|&&p| p != u8::MAX) {
             for s in p.saturating_sub(len - 1)..=p.min(14 - len) {
-                let ranks = &LADDER[s as usize..(s + len) as usize];
-                // The wildcards must fill what the naturals lack.
-                let lacking: u8 = ranks.iter().map(|&r| copies.saturating_sub(nat(k, r))).sum();
-                if lacking > w {
-                    continue;
-                }
+                let run = RUN_RANKS[c][s as usize];
                 let combo = Combo::new(kind, LADDER[s as usize], len * copies);
+                if have[c] & run == run {
+                    // All there in naturals: with wildcards, one way of several.
+                    if w == 0 {
+                        f(Piece { delta: run * copies as u64, combo, groups: None });
+                        continue;
+                    }
+                } else if w == 0 {
+                    continue;
+                } else {
+                    // The wildcards must fill what the naturals lack.
+                    let lacking: u32 = have[..=c].iter().map(|h| len as u32 - (h & run).count_ones()).sum();
+                    if lacking > w as u32 {
+                        continue;
+                    }
+                }
+                let ranks = &LADDER[s as usize..(s + len) as usize];
                 run_choices(k, ranks, copies, i, w, 0, 0, false, &mut |d| f(Piece { delta: d, combo, groups: None }));
             }
         }
@@ -571,6 +625,15 @@ fn run_choices<F: FnMut(Key)>(k: Key, ranks: &[u8], copies: u8, i: u8, wild: u8,
         }
         run_choices(k, rest, copies, i, wild, used + u, delta | ((n as u64) << (4 * r as u32)), has_i || (r == i && n > 0), f);
     }
+}
+
+/// The cards `k` counts: naturals, wildcards and jokers.
+#[inline]
+fn cards(k: Key) -> u32 {
+    let x = k & NAT_MASK;
+    let bytes = (x & 0x0F0F_0F0F_0F0F_0F0F) + ((x >> 4) & 0x0F0F_0F0F_0F0F_0F0F);
+    let naturals = (bytes.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32;
+    naturals + (field(k, WILD_SHIFT) + field(k, BJ_SHIFT) + field(k, RJ_SHIFT)) as u32
 }
 
 /// The lowest natural rank of `k` (which has one).
@@ -850,6 +913,30 @@ mod tests {
     use crate::movegen::{is_valid, legal_moves, Mode};
     use crate::rng::Rng;
     use std::collections::HashMap as Map;
+
+    #[test]
+    fn counts_read_word_wide_match_rank_by_rank() {
+        let mut rng = Rng::new(9);
+        for _ in 0..10_000 {
+            let mut k: Key = 0;
+            for r in 0..13 {
+                k |= (rng.below(9) as u64) << (4 * r);
+            }
+            k |= (rng.below(3) as u64) << WILD_SHIFT | (rng.below(3) as u64) << BJ_SHIFT | (rng.below(3) as u64) << RJ_SHIFT;
+            let naturals: u32 = (0..13).map(|r| nat(k, r) as u32).sum();
+            assert_eq!(cards(k), naturals + (field(k, WILD_SHIFT) + field(k, BJ_SHIFT) + field(k, RJ_SHIFT)) as u32);
+            let have = at_least(k);
+            for (j, h) in have.iter().enumerate() {
+                let want = (0..13).filter(|&r| nat(k, r) > j as u8).fold(0, |m, r| m | 1 << (4 * r));
+                assert_eq!(*h, want, "{k:x} at least {}", j + 1);
+            }
+        }
+        // Each run's ranks: five, three or two of the ladder, the A at either end.
+        assert_eq!(RUN_RANKS[0][0], 1 << 48 | 0x1111);
+        assert_eq!(RUN_RANKS[0][9], 0x1_1111 << 32);
+        assert_eq!(RUN_RANKS[2][12], 0x11 << 44);
+        assert_eq!(RUN_RANKS[0][10], 0);
+    }
 
     /// The fewest plays by trying every legal lead of every sub-hand.
     fn brute(hand: CardSet, level: u8, rules: ComboRules, memo: &mut Map<CardSet, u32>) -> u32 {
