@@ -204,10 +204,11 @@ def paired(base: list[dict[str, Any]], other: list[dict[str, Any]]) -> dict[str,
     deals: the games of both with the same seed and our team on the same
     seats, how many were played identically, how many each won where the
     other did not, and the mean difference (other minus base) in games won,
-    in the share of deals won per game and in ``a_net`` (A passed by ours
-    less A passed by theirs, per game: on single deals started at A, the
-    attempts made good or stopped), with their 95% intervals (normal, over
-    the paired games)."""
+    in the share of deals won per game, in ``levels`` (the levels our team
+    gained less theirs, per deal: a 双上 counts 3, a win with our partner
+    last 1) and in ``a_net`` (A passed by ours less A passed by theirs, per
+    game: on single deals started at A, the attempts made good or
+    stopped), with their 95% intervals (normal, over the paired games)."""
     def key(g: dict[str, Any]) -> tuple[int, int]:
         return g["seed"], g["ours"]
 
@@ -228,6 +229,10 @@ def paired(base: list[dict[str, Any]], other: list[dict[str, Any]]) -> dict[str,
     def deal_share(g: dict[str, Any]) -> float:
         return sum(r["winner"] == g["ours"] for r in g["deals"]) / len(g["deals"]) if g["deals"] else 0.0
 
+    def levels(g: dict[str, Any]) -> float:
+        net = sum(r["gain"] if r["winner"] == g["ours"] else -r["gain"] for r in g["deals"])
+        return net / len(g["deals"]) if g["deals"] else 0.0
+
     def a_net(g: dict[str, Any]) -> int:
         return sum((1 if r["attempt"] == g["ours"] else -1) for r in g["deals"] if r["attempt"] is not None and r["passed"])
 
@@ -238,6 +243,7 @@ def paired(base: list[dict[str, Any]], other: list[dict[str, Any]]) -> dict[str,
         "only_other_won": sum(won(o) > won(b) for b, o in pairs),
         "games": diff(won),
         "deal_share": diff(deal_share),
+        "levels": diff(levels),
         "a_net": diff(a_net),
     }
 
@@ -333,9 +339,11 @@ def paired_markdown(comparisons: list[dict[str, Any]]) -> str:
     ``policy``, ``base`` and ``entrant``)."""
     head = ("| ours | against the games of | vs | paired games | played identically | won by ours only / by the other only"
             " | games won, difference in points (95% CI) | share of deals won, difference in points (95% CI)"
+            " | levels gained by ours less by theirs, difference per deal (95% CI)"
             " | A passed by ours less by theirs, difference per game (95% CI) |")
     rows = [head, "|" + "---|" * head.count(" | ") + "---|"]
     for c in comparisons:
         rows.append(f"| {c['policy']} | {c['base']} | {c['entrant']} | {c['n']} | {c['identical']} |"
-                    f" {c['only_other_won']} / {c['only_base_won']} | {_interval(c['games'])} | {_interval(c['deal_share'])} | {_interval(c['a_net'], 1.0)} |")
+                    f" {c['only_other_won']} / {c['only_base_won']} | {_interval(c['games'])} | {_interval(c['deal_share'])}"
+                    f" | {_interval(c['levels'], 1.0)} | {_interval(c['a_net'], 1.0)} |")
     return "\n".join(rows)

@@ -328,6 +328,11 @@ def test_paired_compares_the_games_of_the_same_seed_and_seats() -> None:
     # Two-deal games, the first lost: the share of deals won moves by half.
     two = sparring_stats.paired([summary(5, 0, False, deals=2)], [summary(5, 0, True, deals=2)])
     assert two["deal_share"]["mean"] == pytest.approx(0.5) and two["games"]["mean"] == 1.0
+    # Levels per deal: base loses both deals (-1 a deal), the other wins its second (0 a deal).
+    assert two["levels"]["mean"] == pytest.approx(1.0)
+    three = summary(6, 1, True)
+    three["deals"] = [row(1, [1, 3, 0, 2], gain=3)]
+    assert sparring_stats.paired([summary(6, 1, False)], [three])["levels"]["mean"] == pytest.approx(4.0)
     empty = sparring_stats.paired(base, [])
     assert empty["n"] == 0 and empty["games"] == {"mean": None, "ci95": None}
 
@@ -345,7 +350,8 @@ def test_paired_counts_a_passed_by_each_side() -> None:
     p = sparring_stats.paired(base, other)
     assert p["a_net"]["mean"] == pytest.approx(1.0)
     assert sparring_stats.paired(other, base)["a_net"]["mean"] == pytest.approx(-1.0)
-    assert "A passed by ours less by theirs" in sparring_stats.paired_markdown([dict(p, policy="x", base="y", entrant="z")])
+    table = sparring_stats.paired_markdown([dict(p, policy="x", base="y", entrant="z")])
+    assert "A passed by ours less by theirs" in table and "levels gained by ours less by theirs" in table
 
 
 def test_policies_take_turns_by_seating_pair_and_are_compared(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
