@@ -327,11 +327,11 @@ def style_markdown(reports: list[dict[str, Any]]) -> str:
     return "\n".join(rows)
 
 
-def _interval(d: dict[str, Any], scale: float = 100.0) -> str:
+def _interval(d: dict[str, Any], scale: float = 100.0, digits: int = 1) -> str:
     if d["mean"] is None:
         return "—"
     lo, hi = d["ci95"]
-    return f"{d['mean'] * scale:+.1f} ({lo * scale:+.1f} to {hi * scale:+.1f})"
+    return f"{d['mean'] * scale:+.{digits}f} ({lo * scale:+.{digits}f} to {hi * scale:+.{digits}f})"
 
 
 def paired_markdown(comparisons: list[dict[str, Any]]) -> str:
@@ -345,5 +345,5 @@ def paired_markdown(comparisons: list[dict[str, Any]]) -> str:
     for c in comparisons:
         rows.append(f"| {c['policy']} | {c['base']} | {c['entrant']} | {c['n']} | {c['identical']} |"
                     f" {c['only_other_won']} / {c['only_base_won']} | {_interval(c['games'])} | {_interval(c['deal_share'])}"
-                    f" | {_interval(c['levels'], 1.0)} | {_interval(c['a_net'], 1.0)} |")
+                    f" | {_interval(c['levels'], 1.0, 2)} | {_interval(c['a_net'], 1.0)} |")
     return "\n".join(rows)
