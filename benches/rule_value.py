@@ -98,6 +98,13 @@ def collect(deals: int, seed: int, out: Path) -> None:
     import guandan_fast as gf
     from guandan_fast import _core
 
+    table = os.environ.get("GUANDAN_RULE_VALUE")
+    if table:
+        # A single 3 at level 2 costs the table's; without the tuning
+        # build the rule policy plays VALUE whatever the variable says.
+        want = int(table.split(",")[START["single"] + 1])
+        if gf.decompose("3s", "2", costs="rule")[0] != want:
+            raise SystemExit("rule_value.py: the extension does not read GUANDAN_RULE_VALUE; build it with the tuning feature")
     sim = gf.simulate(deals, seed=seed, policy="rule", unit="deal")
     finish = sim["finish"]
     x = np.zeros((deals * 4, COLUMNS), dtype=np.int8)
@@ -180,7 +187,8 @@ def main(argv: list[str] | None = None) -> int:
             env = dict(os.environ, GUANDAN_RULE_VALUE=",".join(map(str, table)))
             data = Path(tmp) / f"round{r}.npz"
             cmd = [sys.executable, __file__, "--collect", str(args.deals), str(args.seed + r), str(data)]
-            subprocess.run(cmd, env=env, check=True)
+            if subprocess.run(cmd, env=env).returncode:
+                return 1
             z = np.load(data)
             table, figures = fit(z["x"], z["y"], table, args.min_count)
             print(f"round {r + 1}: {figures}\n{describe(table)}", flush=True)
