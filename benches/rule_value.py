@@ -146,9 +146,8 @@ def fit(x: NDArray[Any], y: NDArray[Any], table: list[int], min_count: int) -> t
     shift = scaled_shift / scale
     cost = scale * (coef + shift * size)
     out = list(table)
-    for j in range(SLOTS):
-        if seen[j] >= min_count:
-            out[j] = int(round(cost[j]))
+    for j in fitted:
+        out[j] = int(round(cost[j]))
     # A triple's slot is the count-weighted cost of triples and full houses.
     for v in range(14):
         t, f = START["triple"] + v, FULL + v

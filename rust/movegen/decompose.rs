@@ -584,22 +584,19 @@ fn for_each_piece(k: Key, mut f: impl FnMut(Piece)) {
         for &p in positions.iter().filter(|&&p| p != u8::MAX) {
             for s in p.saturating_sub(len - 1)..=p.min(14 - len) {
                 let run = RUN_RANKS[c][s as usize];
-                let combo = Combo::new(kind, LADDER[s as usize], len * copies);
-                if have[c] & run == run {
-                    // All there in naturals: with wildcards, one way of several.
-                    if w == 0 {
-                        f(Piece { delta: run * copies as u64, combo, groups: None });
-                        continue;
+                let natural = have[c] & run == run;
+                if w == 0 {
+                    // Without wildcards a run is all naturals, one way, if it is there.
+                    if natural {
+                        f(Piece { delta: run * copies as u64, combo: Combo::new(kind, LADDER[s as usize], len * copies), groups: None });
                     }
-                } else if w == 0 {
                     continue;
-                } else {
-                    // The wildcards must fill what the naturals lack.
-                    let lacking: u32 = have[..=c].iter().map(|h| len as u32 - (h & run).count_ones()).sum();
-                    if lacking > w as u32 {
-                        continue;
-                    }
                 }
+                // The wildcards must fill what the naturals lack.
+                if !natural && have[..=c].iter().map(|h| len as u32 - (h & run).count_ones()).sum::<u32>() > w as u32 {
+                    continue;
+                }
+                let combo = Combo::new(kind, LADDER[s as usize], len * copies);
                 let ranks = &LADDER[s as usize..(s + len) as usize];
                 run_choices(k, ranks, copies, i, w, 0, 0, false, &mut |d| f(Piece { delta: d, combo, groups: None }));
             }
