@@ -56,17 +56,16 @@ SLOTS = sum(n for _, n in PARTS)
 FULL = SLOTS
 COLUMNS = SLOTS + 14
 
-# VALUE as the source has it (the first round's table).
-DEFAULT = [
-    *[100, 100, 100, 100, 100, 100, 100, 95, 90, 85, 80, 72, 62, 48, 32, 15],
-    *[100, 100, 100, 100, 100, 100, 100, 95, 90, 84, 78, 70, 55, 40, 8, 0],
-    *[100, 100, 100, 100, 100, 100, 100, 96, 92, 88, 84, 78, 70, 60],
-    *[0, 0, 0, 0, -20, -30, -45, -60, -70, -80, -90],
-    *[100, 100, 100, 98, 95, 92, 88, 84, 78, 70],
-    *[100, 100, 100, 100, 97, 94, 91, 88, 85, 80, 75, 70],
-    *[100, 100, 100, 100, 97, 94, 91, 88, 85, 82, 78, 74, 70],
-    -100,
-]
+
+
+def played() -> list[int]:
+    """The table the extension's rule policy plays (``VALUE``, or under the
+    tuning build ``GUANDAN_RULE_VALUE``), in ``PARTS``'s order."""
+    from guandan_fast import _core
+
+    return list(_core._rule_value())
+
+
 RANKS = "23456789TJQKA"
 
 
@@ -99,12 +98,9 @@ def collect(deals: int, seed: int, out: Path) -> None:
     from guandan_fast import _core
 
     table = os.environ.get("GUANDAN_RULE_VALUE")
-    if table:
-        # A single 3 at level 2 costs the table's; without the tuning
-        # build the rule policy plays VALUE whatever the variable says.
-        want = int(table.split(",")[START["single"] + 1])
-        if gf.decompose("3s", "2", costs="rule")[0] != want:
-            raise SystemExit("rule_value.py: the extension does not read GUANDAN_RULE_VALUE; build it with the tuning feature")
+    if table and played() != [int(t) for t in table.split(",")]:
+        # Without the tuning build the rule policy plays VALUE whatever the variable says.
+        raise SystemExit("rule_value.py: the extension does not read GUANDAN_RULE_VALUE; build it with the tuning feature")
     sim = gf.simulate(deals, seed=seed, policy="rule", unit="deal")
     finish = sim["finish"]
     x = np.zeros((deals * 4, COLUMNS), dtype=np.int8)
@@ -172,14 +168,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=2, help="rounds of play and fit (default 2)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the first round's deals (each round adds 1)")
     ap.add_argument("--min-count", type=int, default=2000, help="hands a group must be in for its cost to be fitted")
-    ap.add_argument("--start", help="the first round's table: 93 comma-separated numbers (default VALUE)")
+    ap.add_argument("--start", help="the first round's table: 93 comma-separated numbers (default: the one the extension plays, VALUE)")
     ap.add_argument("--out", type=Path, help="a JSON file for every round's table and figures")
     ap.add_argument("--collect", nargs=3, metavar=("DEALS", "SEED", "FILE"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.collect:
         collect(int(args.collect[0]), int(args.collect[1]), Path(args.collect[2]))
         return 0
-    table = [int(t) for t in args.start.split(",")] if args.start else list(DEFAULT)
+    table = [int(t) for t in args.start.split(",")] if args.start else played()
     rounds: list[dict[str, object]] = []
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(args.rounds):

@@ -8,6 +8,8 @@ from collections.abc import Callable
 import pytest
 
 import guandan_fast as gf
+from guandan_fast import _core
+from guandan_fast.bots import Bot
 
 
 def brute(cards: list[str], level: str, cost: Callable[[gf.Combo], int] = lambda m: 1) -> int:
@@ -45,6 +47,11 @@ RULE_COSTS = {
     "Plate": [100, 100, 100, 100, 97, 94, 91, 88, 85, 82, 78, 74, 70],
     "JokerBomb": [-100],
 }
+
+
+def test_rule_costs_pin_the_table_played() -> None:
+    order = ("Single", "Pair", "Triple", "Bomb", "Straight", "Tube", "Plate", "JokerBomb")
+    assert [c for kind in order for c in RULE_COSTS[kind]] == _core._rule_value()
 
 
 def rule_cost(level: str) -> Callable[[gf.Combo], int]:
@@ -110,8 +117,13 @@ def test_rule_plan_keeps_bombs_whole() -> None:
     assert gf.decompose("7s 7d 7c 7h 9s 9d", "2")[0] == 2
     cost, plays = gf.decompose("7s 7d 7c 7h 9s 9d", "2", costs="rule")
     assert sorted(p.kind for p in plays) == ["Bomb", "Pair"] and cost == -20 + 95
-    with pytest.raises(gf.InvalidArgumentError, match="costs"):
-        gf.decompose("3s", "2", costs="value")
+
+
+@pytest.mark.parametrize("costs", ["value", "", "RULE", None, 1, 2**63, b"rule", 1.0, ["rule"], "r" * 1_000_000])
+def test_decompose_refuses_bad_costs(costs: object) -> None:
+    with pytest.raises(gf.InvalidArgumentError, match="costs") as e:
+        gf.decompose("3s", "2", costs=costs)  # type: ignore[arg-type]
+    assert len(str(e.value)) < 300
 
 
 def test_joker_pair_rule() -> None:
@@ -143,7 +155,7 @@ def test_bad_policy_names(name: str) -> None:
 
 
 @pytest.mark.parametrize("bot", [gf.RuleBot(), gf.SearchBot("sh:12", seed=3), gf.SearchBot("mc-rule+game:8", seed=1), gf.SearchBot("ismcts:30", seed=2)])
-def test_bots_play_legal_deals(bot: gf.Bot) -> None:
+def test_bots_play_legal_deals(bot: Bot) -> None:
     game = gf.Game(seed=9)
     order = gf.play_deal(game, [bot, gf.GreedyBot(), bot, gf.RandomBot(2)])
     assert sorted(order) == [0, 1, 2, 3]

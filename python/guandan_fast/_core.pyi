@@ -46,6 +46,7 @@ __all__ = [
     "return_options",
     "simulate",
     "_item_seed",
+    "_rule_value",
     "_RANKS",
     "_check_policy",
     "_check_args",
@@ -1117,6 +1118,12 @@ def simulate(
     without the GIL; returns numpy arrays. Item `i` is item `start + i` of
     the stream seeded by `seed`, so chunks of a long run give the same
     result as the whole run."""
+
+def _rule_value() -> list[int]:
+    """The rule policy's plan costs as it plays them (``VALUE``, or under the
+    ``tuning`` feature the table ``GUANDAN_RULE_VALUE`` gives): 93 numbers
+    in hundredths of a play, in the order of benches/rule_value.py's
+    ``PARTS``."""
 
 def _item_seed(seed: int, index: int) -> int:
     """The seed of item `index` of `simulate`'s stream seeded by `seed`: the

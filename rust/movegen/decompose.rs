@@ -214,6 +214,34 @@ impl Costs {
         }
     }
 
+    /// How many entries a table holds (`slots`).
+    pub const SLOTS: usize = 93;
+
+    /// The table's entries in its fields' order (singles, pairs, triples,
+    /// bombs, straights, tubes, plates, the joker bomb).
+    pub fn slots(&self) -> Vec<i16> {
+        let parts: [&[i16]; 7] = [&self.single, &self.pair, &self.triple, &self.bomb, &self.straight, &self.tube, &self.plate];
+        let mut v: Vec<i16> = parts.concat();
+        v.push(self.joker_bomb);
+        v
+    }
+
+    /// The table whose entries in its fields' order are `slots`; `None`
+    /// unless there are exactly [`Costs::SLOTS`].
+    pub fn from_slots(slots: &[i16]) -> Option<Costs> {
+        if slots.len() != Self::SLOTS {
+            return None;
+        }
+        let mut c = Costs::PLAYS;
+        let mut it = slots.iter().copied();
+        let parts: [&mut [i16]; 7] = [&mut c.single, &mut c.pair, &mut c.triple, &mut c.bomb, &mut c.straight, &mut c.tube, &mut c.plate];
+        for slot in parts.into_iter().flatten() {
+            *slot = it.next()?;
+        }
+        c.joker_bomb = it.next()?;
+        Some(c)
+    }
+
     /// Every play costs one play: the decomposition with the fewest plays.
     pub const PLAYS: Costs = Costs {
         single: [100; 16],
@@ -1096,5 +1124,21 @@ mod tests {
                 assert!((1..=27).contains(&n));
             }
         }
+    }
+
+    #[test]
+    fn costs_slots_round_trip_in_field_order() {
+        let mut c = Costs::PLAYS;
+        c.single[0] = 1;
+        c.pair[15] = 2;
+        c.bomb[4] = -3;
+        c.joker_bomb = -4;
+        let v = c.slots();
+        assert_eq!(v.len(), Costs::SLOTS);
+        assert_eq!((v[0], v[16 + 15], v[16 + 16 + 14 + 4], v[92]), (1, 2, -3, -4));
+        let back = Costs::from_slots(&v).unwrap();
+        assert_eq!(back.slots(), v);
+        assert!(Costs::from_slots(&v[1..]).is_none());
+        assert!(Costs::from_slots(&[v.clone(), vec![0]].concat()).is_none());
     }
 }

@@ -417,6 +417,14 @@ pub(crate) fn decompose(
     Ok((first, plays.into_iter().map(|mv| PyCombo { mv, level: l }).collect()))
 }
 
+/// The rule policy's plan costs as it plays them (`VALUE`, or under the
+/// `tuning` feature the table `GUANDAN_RULE_VALUE` gives): 93 numbers in
+/// hundredths of a play, in the order of benches/rule_value.py's `PARTS`.
+#[pyfunction]
+pub(crate) fn _rule_value() -> Vec<i16> {
+    crate::search::choosers::rule_based::value().slots()
+}
+
 thread_local! {
     static BUF: RefCell<Vec<Move>> = const { RefCell::new(Vec::new()) };
 }

@@ -69,15 +69,7 @@ pub fn value() -> &'static Costs {
     TABLE.get_or_init(|| match std::env::var("GUANDAN_RULE_VALUE") {
         Ok(text) if !text.trim().is_empty() => {
             let v: Vec<i16> = text.split(',').map(|x| x.trim().parse().expect("GUANDAN_RULE_VALUE holds integers")).collect();
-            assert_eq!(v.len(), 93, "GUANDAN_RULE_VALUE holds 93 numbers");
-            let mut c = VALUE;
-            let mut it = v.into_iter();
-            let slots = c.single.iter_mut().chain(&mut c.pair).chain(&mut c.triple).chain(&mut c.bomb);
-            let slots = slots.chain(&mut c.straight).chain(&mut c.tube).chain(&mut c.plate);
-            for slot in slots.chain(std::iter::once(&mut c.joker_bomb)) {
-                *slot = it.next().unwrap_or_default();
-            }
-            c
+            Costs::from_slots(&v).expect("GUANDAN_RULE_VALUE holds 93 numbers")
         }
         _ => VALUE,
     })
