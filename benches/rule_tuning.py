@@ -5,8 +5,11 @@ first on the same deals.
 Needs the extension built with the ``tuning`` feature (``maturin develop
 --release -F tuning``), under which ``search::tuning::param`` reads
 ``GUANDAN_RULE_PARAMS`` (``name=value,...``): the rule policy's constants
-(``rust/search/choosers/rule_based.rs``) and the race of the focused search
-(``rounds``, and ``drop_z``, ``keep_z`` in hundredths of a standard error).
+(``rust/search/choosers/rule_based.rs``), the race of the focused search
+(``rounds``, and ``drop_z``, ``keep_z`` in hundredths of a standard error)
+and the model of its weighted worlds (``infer_cards``: the decisions read
+are those taken with at most this many cards; ``infer_eps``: ε in
+hundredths).
 Each setting is one ``benches/sparring.py`` run of ``--ours`` with that
 variable set (the server's built-in bots inherit it), its records in a
 folder of its own under ``--records``; the arguments after ``--`` go to

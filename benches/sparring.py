@@ -6,7 +6,7 @@ our policy sits as the server's built-in bots on one team, the entrant's two
 client processes connect to the other seats. Half the matches put our bots
 on seats 0/2, half on 1/3, the two halves on the same seeds. The statistics
 come from the server's record lines (games and deals won with 95% Wilson
-intervals, 双上, levels gained, attempts at A, deals per game, and how each
+intervals, 双上, levels gained, attempts at A and how they failed, deals per game, and how each
 side played: its leads, bombs, and answers to the opponents' and the
 partner's plays), the clients' faults from the server's log, and our bot's time per decision from
 ``policy_action`` replayed on the recorded positions. With more than one of

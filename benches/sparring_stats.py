@@ -169,8 +169,9 @@ def _rate(k: int, n: int) -> dict[str, Any]:
 def summarize(games: list[dict[str, Any]]) -> dict[str, Any]:
     """The statistics of a pair over `games` (`game_summary` dicts), from our side:
     games and deals won (with 95% Wilson intervals), 双上 per deal of each
-    side, levels gained per deal, attempts at A and how many passed, drops
-    from A, deals per game and games won in each seating."""
+    side, levels gained per deal, attempts at A, how many passed and how
+    the others failed, drops from A, deals per game and games won in each
+    seating."""
     out: dict[str, Any] = {}
     won = sum(g["winner"] == g["ours"] for g in games)
     draws = sum(g["winner"] is None for g in games)
@@ -192,6 +193,11 @@ def summarize(games: list[dict[str, Any]]) -> dict[str, Any]:
             "levels_per_deal": sum(r["gain"] for t, r in rows if of(t, r["winner"])) / n if n else None,
             "a_attempts": len(attempts),
             "a_passed": sum(r["passed"] for r in attempts),
+            # How the other attempts failed: the deal lost (and of those, to a
+            # 双上 of the other team), or won without passing (the partner too late).
+            "a_lost": sum(r["winner"] != r["attempt"] for r in attempts),
+            "a_lost_double": sum(r["winner"] != r["attempt"] and r["double"] is not None for r in attempts),
+            "a_won_short": sum(r["winner"] == r["attempt"] and not r["passed"] for r in attempts),
             "a_drops": sum(r["drop"] for t, r in rows if of(t, r["attempt"])),
         }
     out["deals_per_game"] = n / len(games) if games else None
@@ -285,20 +291,22 @@ def _pct(r: dict[str, Any]) -> str:
 def markdown(reports: list[dict[str, Any]]) -> str:
     """The Markdown table of pair reports."""
     head = ("| ours | vs | games won (95% CI) | deals won (95% CI) | 双上 ours / theirs | levels/deal ours / theirs"
-            " | A passed/attempts ours / theirs | deals/game | ms/decision | bad replies / timeouts / aborted / retried |")
+            " | A passed/attempts ours / theirs | A failed: deal lost (to a 双上) / won short, ours / theirs"
+            " | deals/game | ms/decision | bad replies / timeouts / aborted / retried |")
     rows = [head, "|" + "---|" * head.count(" | ") + "---|"]
     for r in reports:
         o, t = r["ours"], r["theirs"]
         dbl = " / ".join(f"{x['double']['rate']:.0%}" if x["double"]["n"] else "—" for x in (o, t))
         lvl = " / ".join(f"{x['levels_per_deal']:.2f}" if x["levels_per_deal"] is not None else "—" for x in (o, t))
         a = f"{o['a_passed']}/{o['a_attempts']} / {t['a_passed']}/{t['a_attempts']}"
+        failed = " / ".join(f"{x['a_lost']} ({x['a_lost_double']}) / {x['a_won_short']}" for x in (o, t))
         dpg = f"{r['deals_per_game']:.1f}" if r["deals_per_game"] is not None else "—"
         ms = f"{r['decision']['mean_ms']:.1f}" if r["decision"]["mean_ms"] is not None else "—"
         faults = (f"{r['faults']['bad_replies']} / {r['faults']['timeouts']} /"
                   f" {r['statuses']['aborted'] + r['statuses']['timeout']} / {r['statuses']['connect-crash']}")
         draws = f", {r['games']['draws']} drawn" if r["games"]["draws"] else ""
         rows.append(f"| {r['policy']} | {r['entrant']} | {_pct(r['games'])}{draws} | {_pct(r['deals'])} | {dbl} | {lvl}"
-                    f" | {a} | {dpg} | {ms} | {faults} |")
+                    f" | {a} | {failed} | {dpg} | {ms} | {faults} |")
     return "\n".join(rows)
 
 

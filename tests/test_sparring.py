@@ -67,9 +67,29 @@ def test_summarize_counts_games_deals_doubles_levels_and_a_from_our_side() -> No
     assert s["theirs"]["levels_per_deal"] == pytest.approx((1 + 3) / 10)
     assert (s["ours"]["a_attempts"], s["ours"]["a_passed"], s["ours"]["a_drops"]) == (2, 1, 0)
     assert (s["theirs"]["a_attempts"], s["theirs"]["a_passed"], s["theirs"]["a_drops"]) == (3, 1, 1)
+    assert (s["ours"]["a_lost"], s["ours"]["a_lost_double"], s["ours"]["a_won_short"]) == (0, 0, 1)
+    assert (s["theirs"]["a_lost"], s["theirs"]["a_lost_double"], s["theirs"]["a_won_short"]) == (0, 0, 2)
     assert s["deals_per_game"] == pytest.approx(10 / 3) and s["fallbacks"] == 1
     empty = sparring_stats.summarize([])
     assert empty["games"]["n"] == 0 and empty["deals_per_game"] is None
+
+
+def test_summarize_tells_how_attempts_at_a_failed() -> None:
+    # Ours (team 1) at A: lost to a 双上, lost with theirs 1st and 3rd, won with the partner last, passed.
+    g = {"ours": 1, "winner": 1, "fallbacks": 0, "deals": [
+        row(0, [0, 2, 1, 3], gain=3, attempt=1, level="A"),
+        row(0, [2, 3, 0, 1], gain=2, attempt=1, level="A"),
+        row(1, [1, 0, 2, 3], gain=1, attempt=1, level="A"),
+        row(1, [3, 1, 0, 2], gain=0, attempt=1, passed=True, level="A"),
+    ]}
+    s = sparring_stats.summarize([g])
+    assert (s["ours"]["a_attempts"], s["ours"]["a_passed"]) == (4, 1)
+    assert (s["ours"]["a_lost"], s["ours"]["a_lost_double"], s["ours"]["a_won_short"]) == (2, 1, 1)
+    assert s["theirs"]["a_attempts"] == s["theirs"]["a_lost"] == s["theirs"]["a_won_short"] == 0
+    report = {"policy": "rule", "entrant": "x", **s, "decision": {"mean_ms": None},
+              "faults": {"bad_replies": 0, "timeouts": 0}, "statuses": {"aborted": 0, "timeout": 0, "connect-crash": 0}}
+    table = sparring_stats.markdown([report])
+    assert "| 1/4 / 0/0 | 2 (1) / 1 / 0 (0) / 0 |" in table
 
 
 def test_log_faults_counts_the_servers_fault_lines() -> None:

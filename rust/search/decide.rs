@@ -124,7 +124,9 @@ fn inference(p: &Policy, o: &Observation) -> Result<Option<Inference>> {
     if !p.infers() {
         return Ok(None);
     }
-    Ok(Some(Inference::new(o, Model::new(INFER_EPSILON, INFER_EPSILON)?.up_to(INFER_MAX_CARDS))?))
+    let cards = crate::search::tuning::param("infer_cards", INFER_MAX_CARDS as i32) as u32;
+    let eps = crate::search::tuning::param("infer_eps", (INFER_EPSILON * 100.0) as i32) as f64 / 100.0;
+    Ok(Some(Inference::new(o, Model::new(eps, eps)?.up_to(cards))?))
 }
 
 impl Policy {

@@ -2,7 +2,8 @@
 //! default)` is `default`, or with the `tuning` feature the value that
 //! `GUANDAN_RULE_PARAMS` (`"name=value,..."`, read once) gives `name`
 //! (benches/rule_tuning.py). The rule policy's and the focused search's
-//! constants go through it.
+//! constants go through it, and those of the model its weighted worlds
+//! read (`search::decide::INFER_MAX_CARDS`, `INFER_EPSILON`).
 
 /// `default`, or the value `GUANDAN_RULE_PARAMS` gives `name` (the `tuning` feature).
 #[cfg(not(feature = "tuning"))]
