@@ -1120,10 +1120,9 @@ def simulate(
     result as the whole run."""
 
 def _rule_value() -> list[int]:
-    """The rule policy's plan costs as it plays them (``VALUE``, or under the
-    ``tuning`` feature the table ``GUANDAN_RULE_VALUE`` gives): 93 numbers
-    in hundredths of a play, in the order of benches/rule_value.py's
-    ``PARTS``."""
+    """The rule policy's plan costs as it plays them (`VALUE`, or under the
+    `tuning` feature the table `GUANDAN_RULE_VALUE` gives): 93 numbers in
+    hundredths of a play, in the order of benches/rule_value.py's `PARTS`."""
 
 def _item_seed(seed: int, index: int) -> int:
     """The seed of item `index` of `simulate`'s stream seeded by `seed`: the
