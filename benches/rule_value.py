@@ -55,7 +55,7 @@ SLOTS = sum(n for _, n in PARTS)
 # Full houses cost their triple's slot but hold five cards: fitted apart.
 FULL = SLOTS
 COLUMNS = SLOTS + 14
-
+RANKS = "23456789TJQKA"
 
 
 def played() -> list[int]:
@@ -64,9 +64,6 @@ def played() -> list[int]:
     from guandan_fast import _core
 
     return list(_core._rule_value())
-
-
-RANKS = "23456789TJQKA"
 
 
 def rank_value(rank: str, level: str) -> int:

@@ -17,9 +17,9 @@ import rule_value as rv  # noqa: E402
 
 
 def test_slots_follow_value_order() -> None:
-    assert rv.SLOTS == len(rv.played()) == 93
-    assert (rv.START["pair"], rv.START["bomb"], rv.START["joker_bomb"]) == (16, 46, 92)
     table = rv.played()
+    assert rv.SLOTS == len(table) == 93
+    assert (rv.START["pair"], rv.START["bomb"], rv.START["joker_bomb"]) == (16, 46, 92)
     assert gf.decompose("3s", "2", costs="rule")[0] == table[rv.START["single"] + 1]
     assert gf.decompose("RJ RJ", "2", costs="rule")[0] == table[rv.START["pair"] + 15]
     assert gf.decompose("8s 8d 8c 8h 8s", "2", costs="rule")[0] == table[rv.START["bomb"] + 5]
@@ -61,11 +61,11 @@ def test_fit_finds_a_planted_table() -> None:
     coef = np.concatenate([planted, planted[rv.START["triple"] : rv.START["triple"] + 14]]) / 250.0 - 0.03 * size
     x = rng.poisson(0.3, size=(20_000, rv.COLUMNS)).astype(np.int8)
     y = x @ coef + 1.5 + rng.normal(0, 0.05, size=len(x))
-    table, figures = rv.fit(x, y, list(rv.played()), min_count=100)
+    table, figures = rv.fit(x, y, rv.played(), min_count=100)
     assert figures["samples"] == 20_000
     assert np.abs(np.array(table) - planted).max() <= 3
     # A slot too rarely seen keeps the table's cost.
     x[:, rv.START["plate"] + 3] = 0
-    start = list(rv.played())
+    start = rv.played()
     start[rv.START["plate"] + 3] = 555
     assert rv.fit(x, y, start, min_count=100)[0][rv.START["plate"] + 3] == 555
