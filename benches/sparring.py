@@ -55,6 +55,7 @@ from guandan_fast.platform import action_code, read_record
 # The statistics and tables of the records (rule_tuning.py and the tests reach them through this module too).
 from sparring_stats import (
     game_summary,
+    implied_games,
     line_positions,
     log_faults,
     markdown,
@@ -442,6 +443,7 @@ def pair_report(folder: Path, time_limit: int, games: Optional[list[dict[str, An
         games = [game_summary(line) for lines in matches for line in lines if line["type"] == "game"]
     out = summarize(games)
     out.update(
+        implied=implied_games(games),
         policy=attempts[0]["policy"],
         entrant=attempts[0]["entrant"],
         matches=len(settled(attempts)),

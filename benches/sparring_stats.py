@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 import re
 import statistics
 from dataclasses import dataclass, field
@@ -14,7 +15,7 @@ from typing import Any, Iterable, Iterator, Optional
 
 import guandan_fast as gf
 from guandan_fast.arena import wilson_interval
-from guandan_fast.platform import action_from_code, replay
+from guandan_fast.platform import action_from_code, platform_rules, replay
 
 
 def ours_team(line: dict[str, Any]) -> int:
@@ -205,6 +206,69 @@ def summarize(games: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+#: The contexts of a deal for `implied_games`: played at our A, at theirs, anywhere else.
+CONTEXTS = ("ours_a", "theirs_a", "other")
+
+
+def _outcome_order(first: int, place: int) -> list[int]:
+    """A finishing order in which seat `first` (0 or 1) goes out first and its partner in `place` (2..4)."""
+    rest = [first + 1, (first + 3) % 4]
+    order = [first, *rest]
+    order.insert(place - 1, first + 2)
+    return order
+
+
+def implied_games(games: list[dict[str, Any]], *, rules: Optional[gf.Rules] = None, n: int = 20_000,
+                  seed: int = 0) -> Optional[dict[str, float]]:
+    """The share of games our team would win if every deal ended as one of
+    the deals of `games` (`game_summary` dicts) did, drawn independently: one
+    of six outcomes (which team went out first, its partner 2nd, 3rd or
+    4th) at the rates seen in the deal's context (at our A, at theirs,
+    elsewhere; a context never seen takes the rates of all deals), the
+    levels settled by `rules` (the platform's by default), `n` games from
+    2 and 2, a game not over after 500 deals counted as not won.
+    ``rate`` is that share; ``a_as_others``, the same with the deals at
+    either A at the rates of the other deals (what play at A costs or
+    gains); None when `games` has no deals."""
+    counts: dict[str, dict[tuple[int, int], int]] = {c: {} for c in CONTEXTS}
+    for g in games:
+        for r in g["deals"]:
+            c = "other" if r["attempt"] is None else ("ours_a" if r["attempt"] == g["ours"] else "theirs_a")
+            o = r["order"]
+            key = (int(o[0] % 2 != g["ours"]), o.index((o[0] + 2) % 4) + 1)
+            counts[c][key] = counts[c].get(key, 0) + 1
+    everything: dict[tuple[int, int], int] = {}
+    for c in CONTEXTS:
+        for k, v in counts[c].items():
+            everything[k] = everything.get(k, 0) + v
+    if not everything:
+        return None
+    rules = rules or platform_rules()
+
+    def share(table: dict[str, dict[tuple[int, int], int]]) -> float:
+        rng = random.Random(seed)
+        draws = {c: (list(t), list(t.values())) for c, t in table.items()}
+        won = 0
+        for _ in range(n):
+            levels: list[Any] = ["2", "2"]
+            fails: list[int] = [0, 0]
+            declarer: Optional[int] = None
+            for _deal in range(500):
+                at_a = declarer is not None and levels[declarer] == "A"
+                c = "other" if not at_a else ("ours_a" if declarer == 0 else "theirs_a")
+                keys, weights = draws[c]
+                first, place = rng.choices(keys, weights)[0]
+                s = gf.settle_deal(_outcome_order(first, place), levels=levels, a_fails=fails, declarer=declarer, rules=rules)
+                if s["game_winner"] is not None:
+                    won += s["game_winner"] == 0
+                    break
+                levels, fails, declarer = list(s["levels"]), list(s["a_fails"]), s["declarer"]
+        return won / n
+
+    seen = {c: (counts[c] or everything) for c in CONTEXTS}
+    return {"rate": share(seen), "a_as_others": share({c: seen["other"] for c in CONTEXTS})}
+
+
 def paired(base: list[dict[str, Any]], other: list[dict[str, Any]]) -> dict[str, Any]:
     """`other`'s games (`game_summary` dicts) against `base`'s on the same
     deals: the games of both with the same seed and our team on the same
@@ -290,7 +354,8 @@ def _pct(r: dict[str, Any]) -> str:
 
 def markdown(reports: list[dict[str, Any]]) -> str:
     """The Markdown table of pair reports."""
-    head = ("| ours | vs | games won (95% CI) | deals won (95% CI) | 双上 ours / theirs | levels/deal ours / theirs"
+    head = ("| ours | vs | games won (95% CI) | deals won (95% CI) | games implied by the deals (A as the others)"
+            " | 双上 ours / theirs | levels/deal ours / theirs"
             " | A passed/attempts ours / theirs | A failed: deal lost (to a 双上) / won short, ours / theirs"
             " | deals/game | ms/decision | bad replies / timeouts / aborted / retried |")
     rows = [head, "|" + "---|" * head.count(" | ") + "---|"]
@@ -305,7 +370,9 @@ def markdown(reports: list[dict[str, Any]]) -> str:
         faults = (f"{r['faults']['bad_replies']} / {r['faults']['timeouts']} /"
                   f" {r['statuses']['aborted'] + r['statuses']['timeout']} / {r['statuses']['connect-crash']}")
         draws = f", {r['games']['draws']} drawn" if r["games"]["draws"] else ""
-        rows.append(f"| {r['policy']} | {r['entrant']} | {_pct(r['games'])}{draws} | {_pct(r['deals'])} | {dbl} | {lvl}"
+        imp = r.get("implied")
+        implied = f"{imp['rate']:.0%} ({imp['a_as_others']:.0%})" if imp else "—"
+        rows.append(f"| {r['policy']} | {r['entrant']} | {_pct(r['games'])}{draws} | {_pct(r['deals'])} | {implied} | {dbl} | {lvl}"
                     f" | {a} | {failed} | {dpg} | {ms} | {faults} |")
     return "\n".join(rows)
 

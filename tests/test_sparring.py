@@ -92,6 +92,30 @@ def test_summarize_tells_how_attempts_at_a_failed() -> None:
     assert "| 1/4 / 0/0 | 2 (1) / 1 / 0 (0) / 0 |" in table
 
 
+def test_implied_games_plays_whole_games_from_the_deal_rates_by_context() -> None:
+    # Ours (team 1 here) always finish first and second: every game is won; theirs always: none is.
+    ours = {"ours": 1, "winner": 1, "fallbacks": 0, "deals": [row(1, [1, 3, 0, 2], gain=3)]}
+    theirs = {"ours": 0, "winner": 1, "fallbacks": 0, "deals": [row(1, [3, 1, 2, 0], gain=3)]}
+    assert sparring_stats.implied_games([ours], n=200) == {"rate": 1.0, "a_as_others": 1.0}
+    assert sparring_stats.implied_games([theirs], n=200) == {"rate": 0.0, "a_as_others": 0.0}
+    even = sparring_stats.implied_games([ours, theirs], n=2000, seed=3)
+    assert even is not None and 0.44 < even["rate"] < 0.56 and even["rate"] == even["a_as_others"]
+    # 双上 everywhere but at our own A, where the other team always does: under the platform's
+    # rules (A passes only with a 双上) our team never wins a game; with the A deals played
+    # like the others it wins every one.
+    at_a = {"ours": 0, "winner": 1, "fallbacks": 0, "deals": [
+        row(0, [0, 2, 1, 3], gain=3),
+        row(1, [1, 3, 0, 2], gain=3, attempt=0, level="A"),
+    ]}
+    assert sparring_stats.implied_games([at_a], n=200) == {"rate": 0.0, "a_as_others": 1.0}
+    assert sparring_stats.implied_games([{"ours": 0, "winner": None, "fallbacks": 0, "deals": []}]) is None
+    s = sparring_stats.summarize([at_a])
+    report = {"policy": "rule", "entrant": "x", **s, "implied": sparring_stats.implied_games([at_a], n=200),
+              "decision": {"mean_ms": None}, "faults": {"bad_replies": 0, "timeouts": 0},
+              "statuses": {"aborted": 0, "timeout": 0, "connect-crash": 0}}
+    assert "| 1/2 = 50% (9%–91%) | 0% (100%) | 50% / 50% |" in sparring_stats.markdown([report])
+
+
 def test_log_faults_counts_the_servers_fault_lines() -> None:
     log = "\n".join([
         "seat 0: client0 connected",
