@@ -6,6 +6,7 @@ server's log), used by benches/sparring.py. See benches/README.md
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import random
 import re
@@ -244,25 +245,34 @@ def implied_games(games: list[dict[str, Any]], *, rules: Optional[gf.Rules] = No
     if not everything:
         return None
     rules = rules or platform_rules()
+    # The level state after each (state, outcome), settled once: the states are few and the games many.
+    State = tuple[tuple[str, str], tuple[int, int], Optional[int]]
+    settled: dict[tuple[State, int, int], tuple[Optional[int], State]] = {}
+
+    def settle(state: State, first: int, place: int) -> tuple[Optional[int], State]:
+        key = (state, first, place)
+        if key not in settled:
+            levels, fails, declarer = state
+            s = gf.settle_deal(_outcome_order(first, place), levels=levels, a_fails=fails, declarer=declarer, rules=rules)
+            settled[key] = (s["game_winner"], (s["levels"], s["a_fails"], s["declarer"]))
+        return settled[key]
 
     def share(table: dict[str, dict[tuple[int, int], int]]) -> float:
         rng = random.Random(seed)
-        draws = {c: (list(t), list(t.values())) for c, t in table.items()}
+        draws = {c: (list(t), list(itertools.accumulate(t.values()))) for c, t in table.items()}
         won = 0
         for _ in range(n):
-            levels: list[Any] = ["2", "2"]
-            fails: list[int] = [0, 0]
-            declarer: Optional[int] = None
+            state: State = (("2", "2"), (0, 0), None)
             for _deal in range(500):
+                levels, _, declarer = state
                 at_a = declarer is not None and levels[declarer] == "A"
                 c = "other" if not at_a else ("ours_a" if declarer == 0 else "theirs_a")
-                keys, weights = draws[c]
-                first, place = rng.choices(keys, weights)[0]
-                s = gf.settle_deal(_outcome_order(first, place), levels=levels, a_fails=fails, declarer=declarer, rules=rules)
-                if s["game_winner"] is not None:
-                    won += s["game_winner"] == 0
+                keys, cum = draws[c]
+                first, place = rng.choices(keys, cum_weights=cum)[0]
+                winner, state = settle(state, first, place)
+                if winner is not None:
+                    won += winner == 0
                     break
-                levels, fails, declarer = list(s["levels"]), list(s["a_fails"]), s["declarer"]
         return won / n
 
     seen = {c: (counts[c] or everything) for c in CONTEXTS}
