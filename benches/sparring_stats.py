@@ -42,10 +42,13 @@ def deal_rows(line: dict[str, Any]) -> list[dict[str, Any]]:
     first and second, or None), ``gain`` (levels the winner went up),
     ``attempt`` (the team that played at its own A, or None), ``passed``
     (that attempt passed A: not so when a deal limit ended the game on
-    levels) and ``drop`` (a team at A fell back after its last failed attempt)."""
+    levels), ``drop`` (a team at A fell back after its last failed attempt)
+    and ``after`` (the finishing order whose tribute began the deal: the
+    deal before, or the start's; None for a game's first deal)."""
     rows = []
     start = line.get("start")
     levels, declarer = (tuple(start["levels"]), start["declarer"]) if start else (("2", "2"), None)
+    after = list(start["after"]) if start and start.get("after") is not None else None
     for d in replay(line).deals:
         order = list(d["finish_order"])
         at_a = declarer is not None and d["level"] == "A" and levels[declarer] == "A"
@@ -58,8 +61,9 @@ def deal_rows(line: dict[str, Any]) -> list[dict[str, Any]]:
             "attempt": declarer if at_a else None,
             "passed": at_a and not d["a_failed"],
             "drop": bool(d["a_reset"]),
+            "after": after,
         })
-        levels, declarer = d["levels"], d["declarer"]
+        levels, declarer, after = d["levels"], d["declarer"], order
     return rows
 
 
@@ -207,8 +211,11 @@ def summarize(games: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-#: The contexts of a deal for `implied_games`: played at our A, at theirs, anywhere else.
+#: Where a deal is played, for `implied_games`: at our A, at theirs, anywhere else.
 CONTEXTS = ("ours_a", "theirs_a", "other")
+#: The tribute a deal begins with, for `implied_games`: none (a game's first
+#: deal), a single or double one to our team, a single or double one to theirs.
+TRIBUTES = ("first", "ours_1", "ours_2", "theirs_1", "theirs_2")
 
 
 def _outcome_order(first: int, place: int) -> list[int]:
@@ -219,31 +226,58 @@ def _outcome_order(first: int, place: int) -> list[int]:
     return order
 
 
+def _tribute(winner_is_ours: Optional[bool], place: int) -> str:
+    """The `TRIBUTES` context after a deal that our team (or theirs) won with the partner in `place`."""
+    if winner_is_ours is None:
+        return "first"
+    return f"{'ours' if winner_is_ours else 'theirs'}_{2 if place == 2 else 1}"
+
+
 def implied_games(games: list[dict[str, Any]], *, rules: Optional[gf.Rules] = None, n: int = 20_000,
                   seed: int = 0) -> Optional[dict[str, float]]:
     """The share of games our team would win if every deal ended as one of
-    the deals of `games` (`game_summary` dicts) did, drawn independently: one
+    the deals of `games` (`game_summary` dicts) did in the same context: one
     of six outcomes (which team went out first, its partner 2nd, 3rd or
-    4th) at the rates seen in the deal's context (at our A, at theirs,
-    elsewhere; a context never seen takes the rates of all deals), the
-    levels settled by `rules` (the platform's by default), `n` games from
-    2 and 2, a game not over after 500 deals counted as not won.
+    4th) drawn at the rates seen where the deal is played (`CONTEXTS`) and
+    after the tribute it begins with (`TRIBUTES`, which the deal before
+    decides: a team that received the tribute wins more of the next deals,
+    and drawing every deal at the same rates misses it), the levels settled
+    by `rules` (the platform's by default), `n` games from 2 and 2, a game
+    not over after 500 deals counted as not won. A context never seen takes
+    the rates of the deals played there after any tribute, then those after
+    that tribute anywhere, then those of all deals (anti-tribute is not
+    told apart: its deals count under the tribute that was due).
     ``rate`` is that share; ``a_as_others``, the same with the deals at
-    either A at the rates of the other deals (what play at A costs or
-    gains); None when `games` has no deals."""
-    counts: dict[str, dict[tuple[int, int], int]] = {c: {} for c in CONTEXTS}
+    either A at the rates of the other deals after the same tribute (what
+    play at A costs or gains); None when `games` has no deals."""
+    Counts = dict[tuple[int, int], int]
+    counts: dict[tuple[str, str], Counts] = {}
     for g in games:
         for r in g["deals"]:
             c = "other" if r["attempt"] is None else ("ours_a" if r["attempt"] == g["ours"] else "theirs_a")
+            prev = r.get("after")
+            t = "first" if prev is None else _tribute(prev[0] % 2 == g["ours"], prev.index((prev[0] + 2) % 4) + 1)
             o = r["order"]
             key = (int(o[0] % 2 != g["ours"]), o.index((o[0] + 2) % 4) + 1)
-            counts[c][key] = counts[c].get(key, 0) + 1
-    everything: dict[tuple[int, int], int] = {}
-    for c in CONTEXTS:
-        for k, v in counts[c].items():
-            everything[k] = everything.get(k, 0) + v
+            table = counts.setdefault((c, t), {})
+            table[key] = table.get(key, 0) + 1
+
+    def pooled(keep: Any) -> Counts:
+        out: Counts = {}
+        for k, table in counts.items():
+            if keep(*k):
+                for o, v in table.items():
+                    out[o] = out.get(o, 0) + v
+        return out
+
+    everything = pooled(lambda c, t: True)
     if not everything:
         return None
+
+    def rates(c: str, t: str) -> Counts:
+        return (counts.get((c, t)) or pooled(lambda c2, t2: c2 == c) or pooled(lambda c2, t2: t2 == t)
+                or everything)
+
     rules = rules or platform_rules()
     # The level state after each (state, outcome), settled once: the states are few and the games many.
     State = tuple[tuple[str, str], tuple[int, int], Optional[int]]
@@ -257,26 +291,28 @@ def implied_games(games: list[dict[str, Any]], *, rules: Optional[gf.Rules] = No
             settled[key] = (s["game_winner"], (s["levels"], s["a_fails"], s["declarer"]))
         return settled[key]
 
-    def share(table: dict[str, dict[tuple[int, int], int]]) -> float:
+    def share(table: dict[tuple[str, str], Counts]) -> float:
         rng = random.Random(seed)
-        draws = {c: (list(t), list(itertools.accumulate(t.values()))) for c, t in table.items()}
+        draws = {k: (list(t), list(itertools.accumulate(t.values()))) for k, t in table.items()}
         won = 0
         for _ in range(n):
             state: State = (("2", "2"), (0, 0), None)
+            tribute = "first"
             for _deal in range(500):
                 levels, _, declarer = state
                 at_a = declarer is not None and levels[declarer] == "A"
                 c = "other" if not at_a else ("ours_a" if declarer == 0 else "theirs_a")
-                keys, cum = draws[c]
+                keys, cum = draws[(c, tribute)]
                 first, place = rng.choices(keys, cum_weights=cum)[0]
                 winner, state = settle(state, first, place)
                 if winner is not None:
                     won += winner == 0
                     break
+                tribute = _tribute(first == 0, place)
         return won / n
 
-    seen = {c: (counts[c] or everything) for c in CONTEXTS}
-    return {"rate": share(seen), "a_as_others": share({c: seen["other"] for c in CONTEXTS})}
+    seen = {(c, t): rates(c, t) for c in CONTEXTS for t in TRIBUTES}
+    return {"rate": share(seen), "a_as_others": share({(c, t): seen[("other", t)] for c in CONTEXTS for t in TRIBUTES})}
 
 
 def paired(base: list[dict[str, Any]], other: list[dict[str, Any]]) -> dict[str, Any]:

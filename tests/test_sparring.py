@@ -33,9 +33,9 @@ _spec.loader.exec_module(sparring)
 
 
 def row(winner: int, order: list[int], gain: int = 1, attempt: Optional[int] = None, passed: bool = False,
-        drop: bool = False, level: str = "2") -> dict[str, Any]:
+        drop: bool = False, level: str = "2", after: Optional[list[int]] = None) -> dict[str, Any]:
     return {"level": level, "order": order, "winner": winner, "double": winner if order[0] % 2 == order[1] % 2 else None,
-            "gain": gain, "attempt": attempt, "passed": passed, "drop": drop}
+            "gain": gain, "attempt": attempt, "passed": passed, "drop": drop, "after": after}
 
 
 def test_summarize_counts_games_deals_doubles_levels_and_a_from_our_side() -> None:
@@ -109,6 +109,17 @@ def test_implied_games_plays_whole_games_from_the_deal_rates_by_context() -> Non
     ]}
     assert sparring_stats.implied_games([at_a], n=200) == {"rate": 0.0, "a_as_others": 1.0}
     assert sparring_stats.implied_games([{"ours": 0, "winner": None, "fallbacks": 0, "deals": []}]) is None
+    # The tribute a deal begins with: ours win every first deal and every deal after their own 双上,
+    # theirs every deal after theirs. Half the deals each, but the first deal decides every game.
+    streak: dict[str, Any] = {"ours": 0, "winner": 0, "fallbacks": 0, "deals": [
+        row(0, [0, 2, 1, 3], gain=3), row(0, [2, 0, 3, 1], gain=3, after=[0, 2, 1, 3])]}
+    theirs_after_theirs: dict[str, Any] = {"ours": 1, "winner": 0, "fallbacks": 0, "deals": [
+        row(0, [0, 2, 1, 3], gain=3, after=[2, 0, 1, 3]), row(0, [2, 0, 3, 1], gain=3, after=[0, 2, 1, 3])]}
+    assert sparring_stats.implied_games([streak, theirs_after_theirs], n=200) == {"rate": 1.0, "a_as_others": 1.0}
+    # The same deals with their tribute forgotten: half each, drawn alike whatever came before.
+    forgot = [{**g, "deals": [{**r, "after": None} for r in g["deals"]]} for g in (streak, theirs_after_theirs)]
+    even = sparring_stats.implied_games(forgot, n=2000, seed=3)
+    assert even is not None and 0.44 < even["rate"] < 0.56
     s = sparring_stats.summarize([at_a])
     report = {"policy": "rule", "entrant": "x", **s, "implied": sparring_stats.implied_games([at_a], n=200),
               "decision": {"mean_ms": None}, "faults": {"bad_replies": 0, "timeouts": 0},
@@ -164,8 +175,9 @@ def test_deal_rows_follow_the_engines_settlement_and_find_every_attempt_at_a() -
         rows = sparring_stats.deal_rows(line)
         assert len(rows) == len(game.deals) == len(line["deals"])
         assert sparring_stats.ours_team(line) == seed % 2 and sparring_stats.ours_policy(line) == "rule"
-        for r, d in zip(rows, game.deals):
+        for i, (r, d) in enumerate(zip(rows, game.deals)):
             assert (r["level"], r["order"], r["winner"], r["gain"]) == (d["level"], d["finish_order"], d["winner"], d["gain"])
+            assert r["after"] == (game.deals[i - 1]["finish_order"] if i else None)
             # An attempt at A is a deal the engine settles as a failure at A or as the game's end.
             assert (r["attempt"] is not None) == (d["a_failed"] or d["game_winner"] is not None)
             if r["passed"]:
@@ -238,6 +250,7 @@ def test_single_deals_started_after_a_finish_are_read_through_their_tribute() ->
     for line in games:
         (r,) = sparring_stats.deal_rows(line)
         (d,) = replay(line).deals
+        assert r["after"] == [0, 2, 1, 3]
         assert (r["level"], r["attempt"], r["order"], r["passed"]) == ("A", 0, d["finish_order"], not d["a_failed"])
     # Our bots' decisions replay from the record's start, their tributes included.
     decisions = [(game.phase, policy) for game, policy, _, _ in sparring.bot_decisions(match)]
