@@ -226,11 +226,16 @@ def _outcome_order(first: int, place: int) -> list[int]:
     return order
 
 
-def _tribute(winner_is_ours: Optional[bool], place: int) -> str:
-    """The `TRIBUTES` context after a deal that our team (or theirs) won with the partner in `place`."""
-    if winner_is_ours is None:
-        return "first"
-    return f"{'ours' if winner_is_ours else 'theirs'}_{2 if place == 2 else 1}"
+def _outcome(order: list[int], ours: int) -> tuple[int, int]:
+    """A finishing order as `implied_games` draws it: (0 when our team went
+    out first, 1 when theirs did; the place 2..4 of the first one's partner)."""
+    return int(order[0] % 2 != ours), order.index((order[0] + 2) % 4) + 1
+
+
+def _tribute(outcome: tuple[int, int]) -> str:
+    """The `TRIBUTES` context of the deal after one that ended in `outcome` (`_outcome`)."""
+    first, place = outcome
+    return f"{'theirs' if first else 'ours'}_{2 if place == 2 else 1}"
 
 
 def implied_games(games: list[dict[str, Any]], *, rules: Optional[gf.Rules] = None, n: int = 20_000,
@@ -256,9 +261,8 @@ def implied_games(games: list[dict[str, Any]], *, rules: Optional[gf.Rules] = No
         for r in g["deals"]:
             c = "other" if r["attempt"] is None else ("ours_a" if r["attempt"] == g["ours"] else "theirs_a")
             prev = r.get("after")
-            t = "first" if prev is None else _tribute(prev[0] % 2 == g["ours"], prev.index((prev[0] + 2) % 4) + 1)
-            o = r["order"]
-            key = (int(o[0] % 2 != g["ours"]), o.index((o[0] + 2) % 4) + 1)
+            t = "first" if prev is None else _tribute(_outcome(prev, g["ours"]))
+            key = _outcome(r["order"], g["ours"])
             table = counts.setdefault((c, t), {})
             table[key] = table.get(key, 0) + 1
 
@@ -308,7 +312,7 @@ def implied_games(games: list[dict[str, Any]], *, rules: Optional[gf.Rules] = No
                 if winner is not None:
                     won += winner == 0
                     break
-                tribute = _tribute(first == 0, place)
+                tribute = _tribute((first, place))
         return won / n
 
     seen = {(c, t): rates(c, t) for c in CONTEXTS for t in TRIBUTES}

@@ -6,6 +6,7 @@
 use crate::error::Result;
 use crate::game::levels::LevelState;
 use crate::game::rules::Rules;
+use crate::game::tribute::{self, TributeKind};
 use crate::game::trick::team;
 use crate::search::context::{finish_orders, Context};
 use crate::search::policy::Value;
@@ -144,7 +145,7 @@ impl WinModel {
                     * match s.settle(f, &rules) {
                         Ok(st) => match st.game_winner {
                             Some(w) => (w == 0) as u8 as f64,
-                            None => p0[state_index(&st.after, st.partner_place == 2)],
+                            None => p0[state_index(&st.after, pays_double(f))],
                         },
                         Err(_) => 0.5,
                     };
@@ -199,10 +200,17 @@ impl WinModel {
         let t = team(seat);
         let after = match s.game_winner {
             Some(w) => (w == t) as u8 as f64,
-            None => self.chance_after(&s.after, s.partner_place == 2, t),
+            None => self.chance_after(&s.after, pays_double(finish), t),
         };
         Ok((WIN_SCALE * (after - self.chance(&ctx.levels, t))).round() as i32)
     }
+}
+
+/// Whether the deal after one finished in `finish` order begins with a
+/// double tribute (its givers not resisting; the model counts resisted
+/// tributes under the tribute due).
+fn pays_double(finish: [u8; 4]) -> bool {
+    tribute::plan_for(finish, false).kind == TributeKind::Double
 }
 
 /// The chances of the six outcomes of a deal from the receiving team's
