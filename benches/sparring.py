@@ -9,10 +9,13 @@ come from the server's record lines (games and deals won with 95% Wilson
 intervals, 双上, levels gained, attempts at A and how they failed, deals per game, and how each
 side played: its leads, bombs, and answers to the opponents' and the
 partner's plays), the clients' faults from the server's log, and our bot's time per decision from
-``policy_action`` replayed on the recorded positions. With more than one of
+``policy_action`` replayed on the recorded positions. Each client's
+``random`` module starts from the match's seed and its seat, so an entrant
+that draws (tribute and return cards, some plays) draws the same again on
+the same seeds. With more than one of
 our policies, each later one is compared with the first on the games they
 played on the same seeds and seats (paired: with ``--serve-arg=--max-deals=1``
-every game is one deal without tribute, which the field plays the same way
+every game is one deal, which the field plays the same way
 each time, so the two differ only after their first different choice; add
 ``--serve-arg=--start-levels=A,2`` and every such deal is played at team
 0's A, the record saying whether it passed; add
@@ -160,6 +163,37 @@ def template_clients(template: str, python: str, port: int) -> list[ClientSpec]:
             for i in range(2)]
 
 
+_SEED_SITE = """\
+# Written by benches/sparring.py: seeds Python's random module at start-up
+# from GUANDAN_FIELD_SEED, so that a client drawing from it (the field's
+# entrants draw tribute, return cards and some plays) replays its draws.
+import os
+import random
+
+_seed = os.environ.get("GUANDAN_FIELD_SEED")
+if _seed is not None:
+    random.seed(_seed)
+"""
+_seed_site: Optional[Path] = None
+
+
+def seeded_env(env: dict[str, str], seed: str) -> dict[str, str]:
+    """`env` for a client process whose ``random`` module starts from `seed`
+    (a folder with a ``sitecustomize`` module put first on ``PYTHONPATH``)."""
+    global _seed_site
+    if _seed_site is None:
+        import atexit
+        import shutil
+        import tempfile
+
+        folder = Path(tempfile.mkdtemp(prefix="sparring-seed-"))
+        atexit.register(shutil.rmtree, folder, True)
+        (folder / "sitecustomize.py").write_text(_SEED_SITE, encoding="utf-8")
+        _seed_site = folder
+    path = os.pathsep.join(p for p in (str(_seed_site), env.get("PYTHONPATH", "")) if p)
+    return {**env, "PYTHONPATH": path, "GUANDAN_FIELD_SEED": seed}
+
+
 def port_busy(host: str, port: int) -> bool:
     """Whether something already listens on (host, port)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
@@ -249,6 +283,8 @@ class MatchSetup:
     reply_timeout: float = 60.0
     serve_args: list[str] = field(default_factory=list)
     python: str = sys.executable
+    #: Whether each client's ``random`` module starts from the match's seed and its seat (`seeded_env`).
+    seed_clients: bool = True
 
 
 def run_match(setup: MatchSetup, clients: Any, stem: Path, *, connect_timeout: float, match_timeout: float) -> dict[str, Any]:
@@ -290,7 +326,8 @@ def run_match(setup: MatchSetup, clients: Any, stem: Path, *, connect_timeout: f
             log = stem.with_suffix(f".seat{seat}.log")
             client_logs.append(log)
             with open(log, "w", encoding="utf-8") as f:
-                proc = subprocess.Popen(spec.cmd, cwd=spec.cwd, stdout=f, stderr=subprocess.STDOUT, env=env,
+                client_env = seeded_env(env, f"{setup.seed}-{seat}") if setup.seed_clients else env
+                proc = subprocess.Popen(spec.cmd, cwd=spec.cwd, stdout=f, stderr=subprocess.STDOUT, env=client_env,
                                         start_new_session=True, stdin=subprocess.DEVNULL)
             procs.append(proc)
             deadline = time.monotonic() + connect_timeout
@@ -404,7 +441,8 @@ def play_pair(plan: PairPlan, records: Path, clients: Any, setup: MatchSetup, *,
                               "seed": plan.match_seed(j), "games": plan.games})
             result = run_match(s, clients, stem, connect_timeout=connect_timeout, match_timeout=match_timeout)
             entry = {"match": j, "attempt": tries, "stem": stem.name, "policy": plan.policy, "entrant": plan.entrant,
-                     "ours_seats": list(s.ours_seats), "seed": s.seed, "games_per_match": plan.games, **result}
+                     "ours_seats": list(s.ours_seats), "seed": s.seed, "games_per_match": plan.games,
+                     "seeded_clients": s.seed_clients, **result}
             with open(folder / "matches.jsonl", "a", encoding="utf-8") as f:
                 f.write(json.dumps(entry) + "\n")
             say(f"{plan.policy} vs {plan.entrant}: match {j + 1}/{plan.matches} (ours on {'/'.join(map(str, s.ours_seats))},"
@@ -476,6 +514,8 @@ def parse_args(argv: Optional[list[str]]) -> argparse.Namespace:
     p.add_argument("--match-timeout", type=float, default=3600.0, help="seconds a match may take before it is stopped (default 3600)")
     p.add_argument("--retries", type=int, default=3, help="retries of a match whose last client crashed while connecting (default 3)")
     p.add_argument("--serve-arg", action="append", default=[], metavar="ARG", help="an extra argument of serve (repeatable), e.g. --serve-arg=--sudden-death")
+    p.add_argument("--unseeded-clients", action="store_true", help="leave the clients' random module seeded by the system, not by the match's"
+                   " seed and the seat (then the field's random draws differ between runs of the same seeds)")
     p.add_argument("--python", default=sys.executable, help="the Python that runs the server and the clients (default this one; needs ws4py for the field)")
     p.add_argument("--records", type=Path, default=Path("benches/sparring-records"), help="folder of the raw records, one subfolder per pair (default benches/sparring-records)")
     p.add_argument("--keep-logs", action="store_true", help="keep the clients' logs of matches that ended well")
@@ -497,7 +537,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     try:
         if not a.report:
             setup = MatchSetup(policy="", ours_seats=(0, 2), seed=0, games=1, port=port, reply_timeout=a.reply_timeout,
-                               serve_args=a.serve_arg, python=a.python)
+                               serve_args=a.serve_arg, python=a.python, seed_clients=not a.unseeded_clients)
             for entrant in entrants:
                 if a.client_cmd:
                     clients: Any = lambda p, t=a.client_cmd: template_clients(t, a.python, p)  # noqa: E731

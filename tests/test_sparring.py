@@ -281,6 +281,25 @@ def test_our_decisions_replayed_from_a_record_choose_the_recorded_actions() -> N
     assert sparring.time_decisions([match], limit=0)["n"] == 0
 
 
+def test_a_seeded_client_replays_its_random_draws(tmp_path: Path) -> None:
+    import os
+    import random
+    import subprocess
+
+    draw = [sys.executable, "-c", "import random, sys; print(random.random(), sys.path[1:3])"]
+    base = {**os.environ, "PYTHONPATH": str(tmp_path)}
+
+    def run(seed: str) -> tuple[float, str]:
+        out = subprocess.run(draw, env=sparring.seeded_env(base, seed), capture_output=True, text=True, timeout=60, check=True).stdout
+        value, path = out.split(" ", 1)
+        return float(value), path
+
+    first, path = run("7-1")
+    assert first == random.Random("7-1").random() and run("7-1")[0] == first
+    assert run("7-3")[0] != first
+    assert str(tmp_path) in path  # the caller's PYTHONPATH is kept, after the seeding folder
+
+
 CLIENT = "{python} -m guandan_fast connect --bot greedy --sudden-death ws://127.0.0.1:{port}/game/{name}"
 QUICK = ["--serve-arg=--sudden-death", "--port", "0", "--reply-timeout", "20", "--connect-timeout", "30",
          "--match-timeout", "120", "--time-decisions", "10"]
@@ -298,6 +317,8 @@ def test_a_short_run_against_our_own_client_and_its_resumption(tmp_path: Path, c
     assert report["by_seats"]["0/2"]["n"] == report["by_seats"]["1/3"]["n"] == 2
     assert report["statuses"] == {"ok": 2, "aborted": 0, "timeout": 0, "connect-crash": 0}
     assert report["faults"] == {"bad_replies": 0, "timeouts": 0, "unasked": 0} and report["fallbacks"] == 0
+    attempts = [json.loads(x) for x in (records / "rule--greedy-client" / "matches.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [a["seeded_clients"] for a in attempts] == [True, True]
     assert report["decision"]["n"] > 0 and report["decision"]["same_action"] == 1.0
     folder = sparring.pair_dir(records, "rule", "greedy-client")
     attempts = sparring.read_attempts(folder)
