@@ -48,6 +48,7 @@ from guandan_fast._core import (
     sample_hands,
     settle_deal,
     tribute_plan,
+    win_chance,
 )
 from guandan_fast.encoding import (
     DANZERO_SIZE,
@@ -137,6 +138,7 @@ __all__ = [
     "return_options",
     "sample_hands",
     "settle_deal",
+    "win_chance",
     "simulate",
     "tribute_plan",
     "Tournament",

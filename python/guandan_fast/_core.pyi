@@ -43,6 +43,7 @@ __all__ = [
     "Observation",
     "settle_deal",
     "tribute_plan",
+    "win_chance",
     "return_options",
     "simulate",
     "_item_seed",
@@ -1146,6 +1147,19 @@ def policy_action(
     """The action a built-in policy (`random`, `greedy`, `mc:N`, ...) takes in
     `game` (or in the Observation of the seat to move) for the seat to move,
     as a native playout would with a generator seeded by `seed`; a Monte Carlo decision is split into `threads` parts."""
+
+def win_chance(
+    *,
+    levels: Sequence[_Level] | None = ...,
+    a_fails: Sequence[int] | None = ...,
+    declarer: int | None = ...,
+    after: Sequence[int] | None = ...,
+    team: int | None = ...,
+    rules: Rules | None = ...,
+) -> float:
+    """The chance that `team` (default 0) wins the game as a deal begins at
+    this level state, after the deal that finished in `after` (its tribute;
+    None: none to count), by the game model `+win` searches score deals with."""
 
 def model_search(
     state: Game | Observation,

@@ -138,6 +138,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(infer_hands, m)?)?;
     m.add_function(wrap_pyfunction!(hand_log_likelihood, m)?)?;
     m.add_function(wrap_pyfunction!(policy_action, m)?)?;
+    m.add_function(wrap_pyfunction!(win_chance, m)?)?;
     m.add_function(wrap_pyfunction!(model_search, m)?)?;
     m.add_function(wrap_pyfunction!(_search_options, m)?)?;
     m.add_function(wrap_pyfunction!(_model_scores, m)?)?;

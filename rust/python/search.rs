@@ -238,3 +238,39 @@ pub(crate) fn policy_action<'py>(
     let action = interruptible(py, |stop| p.game_action(g, &mut crate::rng::Rng::new(seed), &Run::new(mode, parts, stop)))?;
     action_to_py(py, action, g.play.level)
 }
+
+/// The chance that `team` (default 0) wins the game as a deal begins at
+/// this level state, after the deal that finished in `after` (its tribute;
+/// None: none to count), by the game model `+win` searches score deals with.
+#[pyfunction]
+#[pyo3(signature = (*, levels = None, a_fails = None, declarer = None, after = None, team = None, rules = None))]
+pub(crate) fn win_chance(
+    py: Python<'_>,
+    levels: Option<&Bound<'_, PyAny>>,
+    a_fails: Option<&Bound<'_, PyAny>>,
+    declarer: Option<&Bound<'_, PyAny>>,
+    after: Option<&Bound<'_, PyAny>>,
+    team: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<f64> {
+    let declarer = team_arg(declarer, "declarer")?;
+    let team = team_arg(team, "team")?.unwrap_or(0);
+    let rules = rules_arg(rules)?;
+    let levels = levels.filter(|o| !o.is_none()).map(levels_arg).transpose()?.unwrap_or([0, 0]);
+    let a_fails = a_fails.filter(|o| !o.is_none()).map(a_fails_arg).transpose()?.unwrap_or([0, 0]);
+    let after = after.filter(|o| !o.is_none()).map(|o| seats_arg(o, "after")).transpose()?;
+    let lv = crate::game::levels::LevelState { levels, a_fails, declarer };
+    lv.check(&rules)?;
+    match (after, declarer) {
+        (Some(_), None) => return Err(InvalidArgumentError::new_err("after (the deal before) needs the declarer it made: give declarer")),
+        (Some(f), Some(d)) if f[0] % 2 != d => {
+            return Err(InvalidArgumentError::new_err(format!(
+                "after {f:?} was won by team {}, which declares the next deal, not team {d}",
+                f[0] % 2
+            )))
+        }
+        _ => {}
+    }
+    let model = py.detach(|| crate::search::value::WinModel::of(&rules));
+    Ok(model.chance_from(&lv, after, team))
+}

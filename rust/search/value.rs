@@ -184,6 +184,13 @@ impl WinModel {
         }
     }
 
+    /// The chance that team `t` wins the game from `lv` as a deal begins
+    /// whose tribute follows the finishing order `after` of the deal before
+    /// (None: a game's first deal, or no tribute to count).
+    pub fn chance_from(&self, lv: &LevelState, after: Option<[u8; 4]>, t: u8) -> f64 {
+        self.chance_after(lv, after.is_some_and(pays_double), t)
+    }
+
     /// The chance that team `t` wins the game from `lv` as a deal after a
     /// single tribute (or a game's first deal) begins.
     pub fn chance(&self, lv: &LevelState, t: u8) -> f64 {
