@@ -42,16 +42,30 @@ def deal_rows(line: dict[str, Any]) -> list[dict[str, Any]]:
     first and second, or None), ``gain`` (levels the winner went up),
     ``attempt`` (the team that played at its own A, or None), ``passed``
     (that attempt passed A: not so when a deal limit ended the game on
-    levels), ``drop`` (a team at A fell back after its last failed attempt)
-    and ``after`` (the finishing order whose tribute began the deal: the
-    deal before, or the start's; None for a game's first deal)."""
+    levels), ``drop`` (a team at A fell back after its last failed attempt),
+    ``after`` (the finishing order whose tribute began the deal: the
+    deal before, or the start's; None for a game's first deal) and
+    ``chance`` (team 0's chance of winning the game before and after the
+    deal by `gf.win_chance`, 1 or 0 once A is passed: a deal limit that
+    ends the game on levels does not count)."""
     rows = []
     start = line.get("start")
     levels, declarer = (tuple(start["levels"]), start["declarer"]) if start else (("2", "2"), None)
+    a_fails = tuple(start["a_fails"]) if start else (0, 0)
     after = list(start["after"]) if start and start.get("after") is not None else None
-    for d in replay(line).deals:
+    game = replay(line)
+
+    def chance(levels: Any, a_fails: Any, declarer: Optional[int], after: Optional[list[int]]) -> float:
+        # A start may give a tribute that the declarer did not earn: the model then counts none.
+        tribute = after if declarer is not None and after is not None and after[0] % 2 == declarer else None
+        return gf.win_chance(levels=levels, a_fails=a_fails, declarer=declarer, after=tribute, rules=game.rules)
+
+    for d in game.deals:
         order = list(d["finish_order"])
         at_a = declarer is not None and d["level"] == "A" and levels[declarer] == "A"
+        passed = at_a and not d["a_failed"]
+        before = chance(levels, a_fails, declarer, after)
+        end = float(d["winner"] == 0) if passed else chance(d["levels"], d["a_fails"], d["declarer"], order)
         rows.append({
             "level": d["level"],
             "order": order,
@@ -59,11 +73,12 @@ def deal_rows(line: dict[str, Any]) -> list[dict[str, Any]]:
             "double": d["winner"] if order[0] % 2 == order[1] % 2 else None,
             "gain": d["gain"],
             "attempt": declarer if at_a else None,
-            "passed": at_a and not d["a_failed"],
+            "passed": passed,
             "drop": bool(d["a_reset"]),
             "after": after,
+            "chance": (before, end),
         })
-        levels, declarer, after = d["levels"], d["declarer"], order
+        levels, a_fails, declarer, after = d["levels"], d["a_fails"], d["declarer"], order
     return rows
 
 
@@ -326,9 +341,12 @@ def paired(base: list[dict[str, Any]], other: list[dict[str, Any]]) -> dict[str,
     other did not, and the mean difference (other minus base) in games won,
     in the share of deals won per game, in ``levels`` (the levels our team
     gained less theirs, per deal: a 双上 counts 3, a win with our partner
-    last 1) and in ``a_net`` (A passed by ours less A passed by theirs, per
+    last 1), in ``a_net`` (A passed by ours less A passed by theirs, per
     game: on single deals started at A, the attempts made good or
-    stopped), with their 95% intervals (normal, over the paired games)."""
+    stopped) and in ``chance`` (our team's chance of winning the game,
+    by `gf.win_chance`, gained per deal: it weighs each deal's outcome by
+    what it is worth where it was played), with their 95% intervals
+    (normal, over the paired games)."""
     def key(g: dict[str, Any]) -> tuple[int, int]:
         return g["seed"], g["ours"]
 
@@ -356,6 +374,10 @@ def paired(base: list[dict[str, Any]], other: list[dict[str, Any]]) -> dict[str,
     def a_net(g: dict[str, Any]) -> int:
         return sum((1 if r["attempt"] == g["ours"] else -1) for r in g["deals"] if r["attempt"] is not None and r["passed"])
 
+    def chance(g: dict[str, Any]) -> float:
+        gained = sum(r["chance"][1] - r["chance"][0] for r in g["deals"])
+        return (gained if g["ours"] == 0 else -gained) / len(g["deals"]) if g["deals"] else 0.0
+
     return {
         "n": len(pairs),
         "identical": sum(b["play"] == o["play"] for b, o in pairs),
@@ -365,6 +387,7 @@ def paired(base: list[dict[str, Any]], other: list[dict[str, Any]]) -> dict[str,
         "deal_share": diff(deal_share),
         "levels": diff(levels),
         "a_net": diff(a_net),
+        "chance": diff(chance),
     }
 
 
@@ -465,10 +488,11 @@ def paired_markdown(comparisons: list[dict[str, Any]]) -> str:
     head = ("| ours | against the games of | vs | paired games | played identically | won by ours only / by the other only"
             " | games won, difference in points (95% CI) | share of deals won, difference in points (95% CI)"
             " | levels gained by ours less by theirs, difference per deal (95% CI)"
-            " | A passed by ours less by theirs, difference per game (95% CI) |")
+            " | A passed by ours less by theirs, difference per game (95% CI)"
+            " | chance of the game gained by ours per deal, difference in points (95% CI) |")
     rows = [head, "|" + "---|" * head.count(" | ") + "---|"]
     for c in comparisons:
         rows.append(f"| {c['policy']} | {c['base']} | {c['entrant']} | {c['n']} | {c['identical']} |"
                     f" {c['only_other_won']} / {c['only_base_won']} | {_interval(c['games'])} | {_interval(c['deal_share'])}"
-                    f" | {_interval(c['levels'], 1.0, 2)} | {_interval(c['a_net'], 1.0)} |")
+                    f" | {_interval(c['levels'], 1.0, 2)} | {_interval(c['a_net'], 1.0)} | {_interval(c['chance'], 100.0, 1)} |")
     return "\n".join(rows)

@@ -33,9 +33,10 @@ _spec.loader.exec_module(sparring)
 
 
 def row(winner: int, order: list[int], gain: int = 1, attempt: Optional[int] = None, passed: bool = False,
-        drop: bool = False, level: str = "2", after: Optional[list[int]] = None) -> dict[str, Any]:
+        drop: bool = False, level: str = "2", after: Optional[list[int]] = None,
+        chance: tuple[float, float] = (0.5, 0.5)) -> dict[str, Any]:
     return {"level": level, "order": order, "winner": winner, "double": winner if order[0] % 2 == order[1] % 2 else None,
-            "gain": gain, "attempt": attempt, "passed": passed, "drop": drop, "after": after}
+            "gain": gain, "attempt": attempt, "passed": passed, "drop": drop, "after": after, "chance": chance}
 
 
 def test_summarize_counts_games_deals_doubles_levels_and_a_from_our_side() -> None:
@@ -184,6 +185,14 @@ def test_deal_rows_follow_the_engines_settlement_and_find_every_attempt_at_a() -
                 assert r["attempt"] == d["game_winner"] == r["double"] == line["winner"]
             attempts += r["attempt"] is not None
             passes += r["passed"]
+            # Team 0's chance of the game: the model's, before the deal and after it (1 or 0 once A is passed).
+            before, end = r["chance"]
+            assert before == (rows[i - 1]["chance"][1] if i else pytest.approx(0.5, abs=1e-8))
+            if r["passed"]:
+                assert end == float(line["winner"] == 0)
+            else:
+                assert end == gf.win_chance(levels=d["levels"], a_fails=d["a_fails"], declarer=d["declarer"],
+                                            after=d["finish_order"], rules=game.rules)
         assert rows[-1]["passed"] and sum(r["passed"] for r in rows) == 1
         summary = sparring_stats.game_summary(line)
         assert summary["winner"] == line["winner"] and summary["fallbacks"] == 0
@@ -427,9 +436,15 @@ def test_paired_counts_a_passed_by_each_side() -> None:
     other = [a_deal(1, 0, 0, True), a_deal(2, 1, 0, False)]
     p = sparring_stats.paired(base, other)
     assert p["a_net"]["mean"] == pytest.approx(1.0)
+    # The chance of the game gained per deal, from our side: team 0's on seed 1, team 1's on seed 2.
+    base[0]["deals"][0]["chance"], other[0]["deals"][0]["chance"] = (0.7, 0.5), (0.7, 1.0)
+    base[1]["deals"][0]["chance"], other[1]["deals"][0]["chance"] = (0.3, 0.0), (0.3, 0.4)
+    p = sparring_stats.paired(base, other)
+    assert p["chance"]["mean"] == pytest.approx(((1.0 - 0.5) + ((0.3 - 0.4) - (0.3 - 0.0))) / 2)  # +0.5 and -0.4
     assert sparring_stats.paired(other, base)["a_net"]["mean"] == pytest.approx(-1.0)
     table = sparring_stats.paired_markdown([dict(p, policy="x", base="y", entrant="z")])
     assert "A passed by ours less by theirs" in table and "levels gained by ours less by theirs" in table
+    assert table.splitlines()[2].endswith(" | +5.0 (-83.2 to +93.2) |")
 
 
 def test_policies_take_turns_by_seating_pair_and_are_compared(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
