@@ -57,6 +57,8 @@ from guandan_fast.platform import action_code, read_record
 
 # The statistics and tables of the records (rule_tuning.py and the tests reach them through this module too).
 from sparring_stats import (
+    chance_by_context,
+    chance_markdown,
     game_summary,
     implied_games,
     line_positions,
@@ -482,6 +484,7 @@ def pair_report(folder: Path, time_limit: int, games: Optional[list[dict[str, An
     out = summarize(games)
     out.update(
         implied=implied_games(games),
+        chance=chance_by_context(games),
         policy=attempts[0]["policy"],
         entrant=attempts[0]["entrant"],
         matches=len(settled(attempts)),
@@ -576,6 +579,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     print(markdown(reports))
     print()
     print(style_markdown(reports))
+    print()
+    print(chance_markdown(reports))
     if comparisons:
         print()
         print(paired_markdown(comparisons))

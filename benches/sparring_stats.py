@@ -253,6 +253,47 @@ def _tribute(outcome: tuple[int, int]) -> str:
     return f"{'theirs' if first else 'ours'}_{2 if place == 2 else 1}"
 
 
+def deal_context(r: dict[str, Any], ours: int) -> tuple[str, str]:
+    """Where a deal row was played (`CONTEXTS`) and the tribute it began with (`TRIBUTES`), from team `ours`'s side."""
+    c = "other" if r["attempt"] is None else ("ours_a" if r["attempt"] == ours else "theirs_a")
+    prev = r.get("after")
+    return c, "first" if prev is None else _tribute(_outcome(prev, ours))
+
+
+#: The groups of deals `chance_by_context` adds up, by (context, tribute): the
+#: first deals, the others by who received the tribute, and the deals at either A.
+CHANCE_GROUPS = ("first", "to_ours", "to_theirs", "ours_a", "theirs_a")
+
+
+def _chance_group(c: str, t: str) -> str:
+    if c != "other":
+        return c
+    return "first" if t == "first" else ("to_ours" if t.startswith("ours") else "to_theirs")
+
+
+def chance_by_context(games: list[dict[str, Any]]) -> dict[str, Any]:
+    """Where our team's chance of winning the game (`deal_rows`' ``chance``,
+    by `gf.win_chance`) was gained and lost over `games` (`game_summary`
+    dicts), by `CHANCE_GROUPS`: per group the deals (``n``), the mean gained
+    per deal with its 95% interval (normal) and the total per game
+    (``per_game``). The model counts a deal even for the rule policy against
+    itself, so a group above 0 is where our team played better than that;
+    over whole games the groups add up to the share of games won less the
+    chance at the start (0.5)."""
+    gained: dict[str, list[float]] = {k: [] for k in CHANCE_GROUPS}
+    for g in games:
+        for r in g["deals"]:
+            before, after = r["chance"]
+            gained[_chance_group(*deal_context(r, g["ours"]))].append(after - before if g["ours"] == 0 else before - after)
+    out: dict[str, Any] = {"games": len(games)}
+    for k, xs in gained.items():
+        m = statistics.fmean(xs) if xs else None
+        se = statistics.stdev(xs) / len(xs) ** 0.5 if len(xs) > 1 else float("inf")
+        out[k] = {"n": len(xs), "mean": m, "ci95": None if m is None else [m - 1.96 * se, m + 1.96 * se],
+                  "per_game": sum(xs) / len(games) if games else None}
+    return out
+
+
 def implied_games(games: list[dict[str, Any]], *, rules: Optional[gf.Rules] = None, n: int = 20_000,
                   seed: int = 0) -> Optional[dict[str, float]]:
     """The share of games our team would win if every deal ended as one of
@@ -274,9 +315,7 @@ def implied_games(games: list[dict[str, Any]], *, rules: Optional[gf.Rules] = No
     counts: dict[tuple[str, str], Counts] = {}
     for g in games:
         for r in g["deals"]:
-            c = "other" if r["attempt"] is None else ("ours_a" if r["attempt"] == g["ours"] else "theirs_a")
-            prev = r.get("after")
-            t = "first" if prev is None else _tribute(_outcome(prev, g["ours"]))
+            c, t = deal_context(r, g["ours"])
             key = _outcome(r["order"], g["ours"])
             table = counts.setdefault((c, t), {})
             table[key] = table.get(key, 0) + 1
@@ -480,6 +519,25 @@ def _interval(d: dict[str, Any], scale: float = 100.0, digits: int = 1) -> str:
         return "—"
     lo, hi = d["ci95"]
     return f"{d['mean'] * scale:+.{digits}f} ({lo * scale:+.{digits}f} to {hi * scale:+.{digits}f})"
+
+
+def chance_markdown(reports: list[dict[str, Any]]) -> str:
+    """The Markdown table of where each pair's chance of the game was gained
+    (`chance_by_context` in each report's ``chance``): points of a game per game, and per deal."""
+    names = {"first": "first deals", "to_ours": "tribute to us, not at A", "to_theirs": "tribute to them, not at A",
+             "ours_a": "at our A", "theirs_a": "at their A"}
+    head = ("| ours | vs | games | " + " | ".join(f"{names[k]}: per game, per deal (95% CI)" for k in CHANCE_GROUPS)
+            + " | all: per game |")
+    rows = [head, "|" + "---|" * head.count(" | ") + "---|"]
+    for r in reports:
+        c = r["chance"]
+        cells = []
+        for k in CHANCE_GROUPS:
+            d = c[k]
+            cells.append("—" if d["mean"] is None else f"{d['per_game'] * 100:+.1f}, {_interval(d, 100.0, 2)}")
+        total = sum(c[k]["per_game"] or 0.0 for k in CHANCE_GROUPS)
+        rows.append(f"| {r['policy']} | {r['entrant']} | {c['games']} | " + " | ".join(cells) + f" | {total * 100:+.1f} |")
+    return "\n".join(rows)
 
 
 def paired_markdown(comparisons: list[dict[str, Any]]) -> str:

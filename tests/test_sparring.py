@@ -199,6 +199,27 @@ def test_deal_rows_follow_the_engines_settlement_and_find_every_attempt_at_a() -
     assert passes == 6 and attempts > passes
 
 
+def test_the_chance_gained_by_context_adds_up_to_the_games_won() -> None:
+    games = [sparring_stats.game_summary(recorded_game(seed, ours=seed % 2)) for seed in range(4)]
+    c = sparring_stats.chance_by_context(games)
+    assert c["games"] == 4 and sum(c[k]["n"] for k in sparring_stats.CHANCE_GROUPS) == sum(len(g["deals"]) for g in games)
+    # Over whole games the chance gained is the share of games won less the even start.
+    won = sum(g["winner"] == g["ours"] for g in games) / len(games)
+    assert sum(c[k]["per_game"] for k in sparring_stats.CHANCE_GROUPS) == pytest.approx(won - 0.5, abs=1e-7)
+    assert c["first"]["n"] == 4 and c["ours_a"]["n"] > 0
+    # Hand-made deals: one of each group, from team 1's side (its gain is team 0's loss).
+    deals = [row(1, [1, 0, 2, 3], chance=(0.5, 0.4)),
+             row(1, [1, 3, 0, 2], after=[1, 0, 2, 3], chance=(0.4, 0.2)),
+             row(0, [0, 1, 2, 3], after=[0, 1, 2, 3], chance=(0.3, 0.35)),
+             row(1, [1, 3, 0, 2], attempt=1, passed=True, level="A", after=[3, 1, 0, 2], chance=(0.2, 0.0))]
+    hand = sparring_stats.chance_by_context([{"ours": 1, "seed": 0, "winner": 1, "play": "", "fallbacks": 0, "deals": deals}])
+    assert [hand[k]["per_game"] for k in sparring_stats.CHANCE_GROUPS] == pytest.approx([0.1, 0.2, -0.05, 0.2, 0.0])
+    assert hand["theirs_a"] == {"n": 0, "mean": None, "ci95": None, "per_game": 0.0}
+    table = sparring_stats.chance_markdown([{"policy": "x", "entrant": "y", "chance": hand}])
+    assert table.splitlines()[2] == ("| x | y | 1 | +10.0, +10.00 (-inf to +inf) | +20.0, +20.00 (-inf to +inf) | -5.0, -5.00 (-inf to +inf)"
+                                     " | +20.0, +20.00 (-inf to +inf) | — | +45.0 |")
+
+
 def test_play_style_counts_every_play_decision_of_each_side() -> None:
     lines = [recorded_game(seed, ours=seed % 2) for seed in range(3)]
     style = sparring_stats.play_style(lines)
