@@ -194,6 +194,7 @@ VALID: dict[str, list[Any]] = {
     "levels": [("2", "2"), ["A", "5"], ("K", "A")],
     "a_fails": [(0, 0), [1, 2]],
     "declarer": [0, 1, None],
+    "team": [0, 1, None],
     "after": [(0, 2, 1, 3), [1, 0, 2, 3], (3, 1, 0, 2), None],
     "rules": [None, gf.Rules(), gf.Rules(best_of=3)],
     "leader": [0, 1, 2, 3, None],
@@ -315,6 +316,7 @@ SPECS: list[Spec] = [
     Spec("Rules.properties", lambda _: lambda: (gf.Rules().to_dict(), repr(gf.Rules()), pickle.dumps(gf.Rules()))),
     Spec("settle_deal", fn(gf.settle_deal), ("finish_order",), 1, ("levels", "a_fails", "declarer", "rules")),
     Spec("tribute_plan", fn(gf.tribute_plan), ("hands", "finish_order", "level"), 3, ("rules",)),
+    Spec("win_chance", fn(gf.win_chance), (), 0, ("levels", "a_fails", "declarer", "after", "team", "rules")),
     Spec("return_options", fn(gf.return_options), ("cards", "level"), 2, ("rules",)),
     # actions
     Spec("Pass", fn(gf.Pass), (), 0),

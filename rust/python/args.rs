@@ -347,6 +347,19 @@ pub(crate) fn levels_arg(obj: &Bound<'_, PyAny>) -> PyResult<[u8; 2]> {
     Ok([rank_arg(&v[0], "levels[0]")?, rank_arg(&v[1], "levels[1]")?])
 }
 
+/// A level state from its parts, each optional (None: both teams at 2, no
+/// failed attempt, no declarer: a game's first deal).
+pub(crate) fn level_state_arg(
+    levels: Option<&Bound<'_, PyAny>>,
+    a_fails: Option<&Bound<'_, PyAny>>,
+    declarer: Option<&Bound<'_, PyAny>>,
+) -> PyResult<crate::game::levels::LevelState> {
+    let declarer = team_arg(declarer, "declarer")?;
+    let levels = levels.filter(|o| !o.is_none()).map(levels_arg).transpose()?.unwrap_or([0, 0]);
+    let a_fails = a_fails.filter(|o| !o.is_none()).map(a_fails_arg).transpose()?.unwrap_or([0, 0]);
+    Ok(crate::game::levels::LevelState { levels, a_fails, declarer })
+}
+
 /// Failed attempts at A of each team (any sequence of two counts 0..255).
 pub(crate) fn a_fails_arg(obj: &Bound<'_, PyAny>) -> PyResult<[u8; 2]> {
     let v = items_arg(obj, 2, "a_fails", "two counts, one per team")?;

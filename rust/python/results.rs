@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::cards::card::rank_text;
-use crate::game::levels::{LevelState, Settlement};
+use crate::game::levels::Settlement;
 use crate::game::tribute;
 use pyo3::types::PyDict;
 
@@ -33,12 +33,9 @@ pub(crate) fn settle_deal<'py>(
     declarer: Option<&Bound<'py, PyAny>>,
     rules: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let declarer = team_arg(declarer, "declarer")?;
+    let st = level_state_arg(levels, a_fails, declarer)?;
     let rules = rules_arg(rules)?;
     let finish = seats_arg(finish_order, "finish_order")?;
-    let levels = levels.filter(|o| !o.is_none()).map(levels_arg).transpose()?.unwrap_or([0, 0]);
-    let a_fails = a_fails.filter(|o| !o.is_none()).map(a_fails_arg).transpose()?.unwrap_or([0, 0]);
-    let st = LevelState { levels, a_fails, declarer };
     settlement_dict(py, &st.settle(finish, &rules)?)
 }
 

@@ -253,15 +253,12 @@ pub(crate) fn win_chance(
     team: Option<&Bound<'_, PyAny>>,
     rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<f64> {
-    let declarer = team_arg(declarer, "declarer")?;
+    let lv = level_state_arg(levels, a_fails, declarer)?;
     let team = team_arg(team, "team")?.unwrap_or(0);
     let rules = rules_arg(rules)?;
-    let levels = levels.filter(|o| !o.is_none()).map(levels_arg).transpose()?.unwrap_or([0, 0]);
-    let a_fails = a_fails.filter(|o| !o.is_none()).map(a_fails_arg).transpose()?.unwrap_or([0, 0]);
     let after = after.filter(|o| !o.is_none()).map(|o| seats_arg(o, "after")).transpose()?;
-    let lv = crate::game::levels::LevelState { levels, a_fails, declarer };
     lv.check(&rules)?;
-    match (after, declarer) {
+    match (after, lv.declarer) {
         (Some(_), None) => return Err(InvalidArgumentError::new_err("after (the deal before) needs the declarer it made: give declarer")),
         (Some(f), Some(d)) if f[0] % 2 != d => {
             return Err(InvalidArgumentError::new_err(format!(
