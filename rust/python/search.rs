@@ -257,17 +257,6 @@ pub(crate) fn win_chance(
     let team = team_arg(team, "team")?.unwrap_or(0);
     let rules = rules_arg(rules)?;
     let after = after.filter(|o| !o.is_none()).map(|o| seats_arg(o, "after")).transpose()?;
-    lv.check(&rules)?;
-    match (after, lv.declarer) {
-        (Some(_), None) => return Err(InvalidArgumentError::new_err("after (the deal before) needs the declarer it made: give declarer")),
-        (Some(f), Some(d)) if f[0] % 2 != d => {
-            return Err(InvalidArgumentError::new_err(format!(
-                "after {f:?} was won by team {}, which declares the next deal, not team {d}",
-                f[0] % 2
-            )))
-        }
-        _ => {}
-    }
     let model = py.detach(|| crate::search::value::WinModel::of(&rules));
-    Ok(model.chance_from(&lv, after, team))
+    Ok(model.chance_from(&lv, after, team)?)
 }

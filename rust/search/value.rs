@@ -3,7 +3,7 @@
 //! endgame search needs), by the deal's level change, by the game
 //! situation, or by the chance of winning the game (`WinModel`).
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::game::levels::LevelState;
 use crate::game::rules::Rules;
 use crate::game::tribute::{self, TributeKind};
@@ -186,9 +186,19 @@ impl WinModel {
 
     /// The chance that team `t` wins the game from `lv` as a deal begins
     /// whose tribute follows the finishing order `after` of the deal before
-    /// (None: a game's first deal, or no tribute to count).
-    pub fn chance_from(&self, lv: &LevelState, after: Option<[u8; 4]>, t: u8) -> f64 {
-        self.chance_after(lv, after.is_some_and(pays_double), t)
+    /// (None: a game's first deal, or no tribute to count). A state the
+    /// rules refuse, or an `after` whose winner is not the declarer (the
+    /// winner of a deal declares the next), is an error.
+    pub fn chance_from(&self, lv: &LevelState, after: Option<[u8; 4]>, t: u8) -> Result<f64> {
+        lv.check(&self.rules)?;
+        match (after, lv.declarer) {
+            (Some(_), None) => return Err(Error::InvalidArgument("after (the deal before) needs the declarer it made: give declarer".into())),
+            (Some(f), Some(d)) if f[0] % 2 != d => {
+                return Err(Error::InvalidArgument(format!("after {f:?} was won by team {}, which declares the next deal, not team {d}", f[0] % 2)))
+            }
+            _ => {}
+        }
+        Ok(self.chance_after(lv, after.is_some_and(pays_double), t))
     }
 
     /// The chance that team `t` wins the game from `lv` as a deal after a
