@@ -60,11 +60,11 @@ def deal_rows(line: dict[str, Any]) -> list[dict[str, Any]]:
         tribute = after if declarer is not None and after is not None and after[0] % 2 == declarer else None
         return gf.win_chance(levels=levels, a_fails=a_fails, declarer=declarer, after=tribute, rules=game.rules)
 
+    before = chance(levels, a_fails, declarer, after)
     for d in game.deals:
         order = list(d["finish_order"])
         at_a = declarer is not None and d["level"] == "A" and levels[declarer] == "A"
         passed = at_a and not d["a_failed"]
-        before = chance(levels, a_fails, declarer, after)
         end = float(d["winner"] == 0) if passed else chance(d["levels"], d["a_fails"], d["declarer"], order)
         rows.append({
             "level": d["level"],
@@ -78,7 +78,7 @@ def deal_rows(line: dict[str, Any]) -> list[dict[str, Any]]:
             "after": after,
             "chance": (before, end),
         })
-        levels, a_fails, declarer, after = d["levels"], d["a_fails"], d["declarer"], order
+        levels, declarer, after, before = d["levels"], d["declarer"], order, end
     return rows
 
 
@@ -265,6 +265,12 @@ def deal_context(r: dict[str, Any], ours: int) -> tuple[str, str]:
 CHANCE_GROUPS = ("first", "to_ours", "to_theirs", "ours_a", "theirs_a")
 
 
+def chance_gained(r: dict[str, Any], ours: int) -> float:
+    """Team `ours`'s chance of the game gained in deal row `r` (its ``chance`` is team 0's)."""
+    before, after = (float(x) for x in r["chance"])
+    return after - before if ours == 0 else before - after
+
+
 def _chance_group(c: str, t: str) -> str:
     if c != "other":
         return c
@@ -283,8 +289,7 @@ def chance_by_context(games: list[dict[str, Any]]) -> dict[str, Any]:
     gained: dict[str, list[float]] = {k: [] for k in CHANCE_GROUPS}
     for g in games:
         for r in g["deals"]:
-            before, after = r["chance"]
-            gained[_chance_group(*deal_context(r, g["ours"]))].append(after - before if g["ours"] == 0 else before - after)
+            gained[_chance_group(*deal_context(r, g["ours"]))].append(chance_gained(r, g["ours"]))
     out: dict[str, Any] = {"games": len(games)}
     for k, xs in gained.items():
         m = statistics.fmean(xs) if xs else None
@@ -414,8 +419,7 @@ def paired(base: list[dict[str, Any]], other: list[dict[str, Any]]) -> dict[str,
         return sum((1 if r["attempt"] == g["ours"] else -1) for r in g["deals"] if r["attempt"] is not None and r["passed"])
 
     def chance(g: dict[str, Any]) -> float:
-        gained = sum(r["chance"][1] - r["chance"][0] for r in g["deals"])
-        return (gained if g["ours"] == 0 else -gained) / len(g["deals"]) if g["deals"] else 0.0
+        return sum(chance_gained(r, g["ours"]) for r in g["deals"]) / len(g["deals"]) if g["deals"] else 0.0
 
     return {
         "n": len(pairs),

@@ -138,8 +138,8 @@ __all__ = [
     "return_options",
     "sample_hands",
     "settle_deal",
-    "win_chance",
     "simulate",
     "tribute_plan",
+    "win_chance",
     "Tournament",
 ]
