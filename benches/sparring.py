@@ -6,7 +6,7 @@ our policy sits as the server's built-in bots on one team, the entrant's two
 client processes connect to the other seats. Half the matches put our bots
 on seats 0/2, half on 1/3, the two halves on the same seeds. The statistics
 come from the server's record lines (games and deals won with 95% Wilson
-intervals, 双上, levels gained, attempts at A and how they failed, deals per game, and how each
+intervals, 双上, levels gained, attempts at A, how they began and how they failed, deals per game, and how each
 side played: its leads, bombs, and answers to the opponents' and the
 partner's plays), the clients' faults from the server's log, and our bot's time per decision from
 ``policy_action`` replayed on the recorded positions. Each client's
@@ -57,6 +57,8 @@ from guandan_fast.platform import action_code, read_record
 
 # The statistics and tables of the records (rule_tuning.py and the tests reach them through this module too).
 from sparring_stats import (
+    a_by_start,
+    a_start_markdown,
     chance_by_context,
     chance_markdown,
     game_summary,
@@ -485,6 +487,7 @@ def pair_report(folder: Path, time_limit: int, games: Optional[list[dict[str, An
     out.update(
         implied=implied_games(games),
         chance=chance_by_context(games),
+        a_by_start=a_by_start(games),
         policy=attempts[0]["policy"],
         entrant=attempts[0]["entrant"],
         matches=len(settled(attempts)),
@@ -581,6 +584,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     print(style_markdown(reports))
     print()
     print(chance_markdown(reports))
+    print()
+    print(a_start_markdown(reports))
     if comparisons:
         print()
         print(paired_markdown(comparisons))

@@ -40,9 +40,11 @@ def deal_rows(line: dict[str, Any]) -> list[dict[str, Any]]:
     ``start`` when it has one): ``level`` played, finishing ``order``,
     ``winner`` team (of the first out), ``double`` (the team that finished
     first and second, or None), ``gain`` (levels the winner went up),
-    ``attempt`` (the team that played at its own A, or None), ``passed``
-    (that attempt passed A: not so when a deal limit ended the game on
-    levels), ``drop`` (a team at A fell back after its last failed attempt),
+    ``attempt`` (the team that played at its own A, or None), ``tries``
+    (that team's failed attempts before the deal: 0 on a first attempt;
+    None when no team played at its A), ``passed`` (that attempt passed A:
+    not so when a deal limit ended the game on levels), ``drop`` (a team at
+    A fell back after its last failed attempt),
     ``after`` (the finishing order whose tribute began the deal: the
     deal before, or the start's; None for a game's first deal) and
     ``chance`` (team 0's chance of winning the game before and after the
@@ -73,12 +75,13 @@ def deal_rows(line: dict[str, Any]) -> list[dict[str, Any]]:
             "double": d["winner"] if order[0] % 2 == order[1] % 2 else None,
             "gain": d["gain"],
             "attempt": declarer if at_a else None,
+            "tries": a_fails[declarer] if at_a and declarer is not None else None,
             "passed": passed,
             "drop": bool(d["a_reset"]),
             "after": after,
             "chance": (before, end),
         })
-        levels, declarer, after, before = d["levels"], d["declarer"], order, end
+        levels, a_fails, declarer, after, before = d["levels"], tuple(d["a_fails"]), d["declarer"], order, end
     return rows
 
 
@@ -296,6 +299,42 @@ def chance_by_context(games: list[dict[str, Any]]) -> dict[str, Any]:
         se = statistics.stdev(xs) / len(xs) ** 0.5 if len(xs) > 1 else float("inf")
         out[k] = {"n": len(xs), "mean": m, "ci95": None if m is None else [m - 1.96 * se, m + 1.96 * se],
                   "per_game": sum(xs) / len(games) if games else None}
+    return out
+
+
+#: How an attempt at A began, for `a_by_start`: the first attempt or a later
+#: one (the platform's last), after a double tribute to the declarers (they
+#: finished first and second), a single one, or none (a start without a
+#: finishing order before it). Anti-tribute counts as the tribute that was due.
+A_STARTS = ("first_double", "first_single", "first_none", "later_double", "later_single", "later_none")
+
+
+def a_start(r: dict[str, Any]) -> str:
+    """The `A_STARTS` group of a deal row that is an attempt at A."""
+    prev = r.get("after")
+    tribute = "none" if prev is None else ("double" if prev[0] % 2 == prev[1] % 2 else "single")
+    return f"{'first' if not r.get('tries') else 'later'}_{tribute}"
+
+
+def a_by_start(games: list[dict[str, Any]]) -> dict[str, Any]:
+    """Attempts at A over `games` (`game_summary` dicts) by how they began
+    (`A_STARTS`), each side's apart (``ours``, ``theirs``): ``attempts``,
+    ``passed``, ``lost`` (the deal lost, ``lost_double`` to a 双上 of the
+    other team) and ``won_short`` (won without passing), so that the
+    attempts of whole games compare with single deals started the same way."""
+    out: dict[str, Any] = {side: {k: {"attempts": 0, "passed": 0, "lost": 0, "lost_double": 0, "won_short": 0} for k in A_STARTS}
+                           for side in ("ours", "theirs")}
+    for g in games:
+        for r in g["deals"]:
+            if r["attempt"] is None:
+                continue
+            c = out["ours" if r["attempt"] == g["ours"] else "theirs"][a_start(r)]
+            lost = r["winner"] != r["attempt"]
+            c["attempts"] += 1
+            c["passed"] += r["passed"]
+            c["lost"] += lost
+            c["lost_double"] += lost and r["double"] is not None
+            c["won_short"] += not lost and not r["passed"]
     return out
 
 
@@ -541,6 +580,27 @@ def chance_markdown(reports: list[dict[str, Any]]) -> str:
             cells.append("—" if d["mean"] is None else f"{d['per_game'] * 100:+.1f}, {_interval(d, 100.0, 2)}")
         total = sum(c[k]["per_game"] or 0.0 for k in CHANCE_GROUPS)
         rows.append(f"| {r['policy']} | {r['entrant']} | {c['games']} | " + " | ".join(cells) + f" | {total * 100:+.1f} |")
+    return "\n".join(rows)
+
+
+def a_start_markdown(reports: list[dict[str, Any]]) -> str:
+    """The Markdown table of each pair's attempts at A by how they began
+    (`a_by_start` in each report's ``a_by_start``): passed/attempts, and in
+    brackets the deals lost (to a 双上) and won short."""
+    names = {"first_double": "first attempt, after a double tribute", "first_single": "first, after a single",
+             "first_none": "first, no tribute", "later_double": "later, after a double", "later_single": "later, after a single",
+             "later_none": "later, no tribute"}
+    head = "| ours | vs | side | " + " | ".join(names[k] for k in A_STARTS) + " |"
+    rows = [head, "|" + "---|" * head.count(" | ") + "---|"]
+    for r in reports:
+        for side in ("ours", "theirs"):
+            cells = []
+            for k in A_STARTS:
+                c = r["a_by_start"][side][k]
+                cells.append("—" if not c["attempts"] else
+                             f"{c['passed']}/{c['attempts']} ({c['lost']} ({c['lost_double']}) / {c['won_short']})")
+            name = r["policy"] if side == "ours" else r["entrant"]
+            rows.append(f"| {r['policy']} | {r['entrant']} | {name} | " + " | ".join(cells) + " |")
     return "\n".join(rows)
 
 

@@ -34,9 +34,9 @@ _spec.loader.exec_module(sparring)
 
 def row(winner: int, order: list[int], gain: int = 1, attempt: Optional[int] = None, passed: bool = False,
         drop: bool = False, level: str = "2", after: Optional[list[int]] = None,
-        chance: tuple[float, float] = (0.5, 0.5)) -> dict[str, Any]:
+        chance: tuple[float, float] = (0.5, 0.5), tries: Optional[int] = None) -> dict[str, Any]:
     return {"level": level, "order": order, "winner": winner, "double": winner if order[0] % 2 == order[1] % 2 else None,
-            "gain": gain, "attempt": attempt, "passed": passed, "drop": drop, "after": after, "chance": chance}
+            "gain": gain, "attempt": attempt, "tries": tries, "passed": passed, "drop": drop, "after": after, "chance": chance}
 
 
 def test_summarize_counts_games_deals_doubles_levels_and_a_from_our_side() -> None:
@@ -91,6 +91,32 @@ def test_summarize_tells_how_attempts_at_a_failed() -> None:
               "faults": {"bad_replies": 0, "timeouts": 0}, "statuses": {"aborted": 0, "timeout": 0, "connect-crash": 0}}
     table = sparring_stats.markdown([report])
     assert "| 1/4 / 0/0 | 2 (1) / 1 / 0 (0) / 0 |" in table
+
+
+def test_attempts_at_a_are_counted_by_how_they_began() -> None:
+    # Ours on team 1. Its attempts: a first one after its 双上 (double tribute) lost to their 双上,
+    # a later one after a single tribute won short, a later one after a double passed;
+    # theirs: a first one after a single tribute passed; one deal not at A.
+    g = {"ours": 1, "winner": 1, "fallbacks": 0, "deals": [
+        row(0, [0, 2, 1, 3], gain=3, after=[1, 3, 0, 2], tries=0, attempt=1, level="A"),
+        row(1, [1, 0, 2, 3], gain=1, after=[1, 0, 3, 2], tries=1, attempt=1, level="A"),
+        row(1, [3, 1, 0, 2], gain=0, passed=True, after=[1, 3, 0, 2], tries=1, attempt=1, level="A"),
+    ]}
+    h = {"ours": 1, "winner": 0, "fallbacks": 0, "deals": [
+        row(0, [0, 1, 2, 3], gain=1),
+        row(0, [2, 0, 1, 3], gain=0, passed=True, attempt=0, level="A", after=[0, 1, 2, 3], tries=0),
+    ]}
+    a = sparring_stats.a_by_start([g, h])
+    assert a["ours"]["first_double"] == {"attempts": 1, "passed": 0, "lost": 1, "lost_double": 1, "won_short": 0}
+    assert a["ours"]["later_single"] == {"attempts": 1, "passed": 0, "lost": 0, "lost_double": 0, "won_short": 1}
+    assert a["ours"]["later_double"] == {"attempts": 1, "passed": 1, "lost": 0, "lost_double": 0, "won_short": 0}
+    assert a["theirs"]["first_single"]["passed"] == a["theirs"]["first_single"]["attempts"] == 1
+    assert sum(c["attempts"] for side in a.values() for c in side.values()) == 4
+    # A start at A without a finishing order before it: no tribute.
+    assert sparring_stats.a_start(row(0, [0, 2, 1, 3], attempt=1, level="A")) == "first_none"
+    table = sparring_stats.a_start_markdown([{"policy": "x", "entrant": "y", "a_by_start": a}])
+    assert table.splitlines()[2] == "| x | y | x | 0/1 (1 (1) / 0) | — | — | 1/1 (0 (0) / 0) | 0/1 (0 (0) / 1) | — |"
+    assert table.splitlines()[3] == "| x | y | y | — | 1/1 (0 (0) / 0) | — | — | — | — |"
 
 
 def test_implied_games_plays_whole_games_from_the_deal_rates_by_context() -> None:
@@ -181,6 +207,11 @@ def test_deal_rows_follow_the_engines_settlement_and_find_every_attempt_at_a() -
             assert r["after"] == (game.deals[i - 1]["finish_order"] if i else None)
             # An attempt at A is a deal the engine settles as a failure at A or as the game's end.
             assert (r["attempt"] is not None) == (d["a_failed"] or d["game_winner"] is not None)
+            # Its failed attempts before it: the engine's count after the deal before.
+            if r["attempt"] is not None:
+                assert r["tries"] == (game.deals[i - 1]["a_fails"][r["attempt"]] if i else 0)
+            else:
+                assert r["tries"] is None
             if r["passed"]:
                 assert r["attempt"] == d["game_winner"] == r["double"] == line["winner"]
             attempts += r["attempt"] is not None
