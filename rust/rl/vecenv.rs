@@ -15,8 +15,13 @@ use crate::rl::encodings::{Encoding, View};
 use crate::rl::episode::{episode_seed, Draws, Episode, Setting};
 use crate::rl::fields::DANZERO_ROW_SIZE;
 
-/// Fewest tables a worker takes at a time.
-const MIN_CHUNK: usize = 16;
+/// Fewest tables a worker takes at a time (a table's step is about half a
+/// microsecond; taking a chunk costs a lock and an atomic add).
+const MIN_CHUNK: usize = 4;
+
+/// Chunks per worker in a step: the last chunk taken decides when the step
+/// ends, so small ones (8 tables of 256 on two threads) end it evenly.
+const CHUNKS_PER_WORKER: usize = 16;
 
 /// Memory a table holds once reset (measured: ~20 KB with either
 /// observation); a table of unit `game` grows with its game's history.
@@ -173,9 +178,9 @@ impl VectorEnv {
             return Err(Error::InvalidArgument(format!("the buffers must hold {n} rows")));
         }
         let workers = parallel::parts(self.threads).min(n);
-        // Several chunks per worker, so that a worker the machine holds back
-        // leaves its later chunks to the others; each big enough to outweigh taking it.
-        let per = if workers <= 1 { n } else { n.div_ceil(4 * workers).max(MIN_CHUNK) };
+        // Many chunks per worker, so that a worker the machine holds back
+        // leaves its later chunks to the others and both finish together.
+        let per = if workers <= 1 { n } else { n.div_ceil(CHUNKS_PER_WORKER * workers).max(MIN_CHUNK) };
         let (s, seed, enc) = (&self.setting, self.seed, self.encoding);
         let chunks: Vec<_> = self.tables.chunks_mut(per).zip(out.obs.chunks_mut(per * k)).zip(out.mask.chunks_mut(per * SIZE)).enumerate().collect();
         parallel::share(chunks, workers, |(c, ((ts, obs), mask))| {
