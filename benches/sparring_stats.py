@@ -190,6 +190,17 @@ def _rate(k: int, n: int) -> dict[str, Any]:
     return {"k": k, "n": n, "rate": k / n if n else None, "ci95": [lo, hi]}
 
 
+def attempt_counts(attempts: list[dict[str, Any]]) -> dict[str, int]:
+    """What became of deal rows that are attempts at A: ``attempts``,
+    ``passed``, and how the others failed: ``lost`` (the deal lost, and
+    ``lost_double`` to a 双上 of the other team) or ``won_short`` (won
+    without passing, the partner too late)."""
+    lost = [r for r in attempts if r["winner"] != r["attempt"]]
+    return {"attempts": len(attempts), "passed": sum(r["passed"] for r in attempts), "lost": len(lost),
+            "lost_double": sum(r["double"] is not None for r in lost),
+            "won_short": sum(r["winner"] == r["attempt"] and not r["passed"] for r in attempts)}
+
+
 def summarize(games: list[dict[str, Any]]) -> dict[str, Any]:
     """The statistics of a pair over `games` (`game_summary` dicts), from our side:
     games and deals won (with 95% Wilson intervals), 双上 per deal of each
@@ -215,14 +226,8 @@ def summarize(games: list[dict[str, Any]]) -> dict[str, Any]:
         out[side] = {
             "double": _rate(sum(of(t, r["double"]) for t, r in rows), n),
             "levels_per_deal": sum(r["gain"] for t, r in rows if of(t, r["winner"])) / n if n else None,
-            "a_attempts": len(attempts),
-            "a_passed": sum(r["passed"] for r in attempts),
-            # How the other attempts failed: the deal lost (and of those, to a
-            # 双上 of the other team), or won without passing (the partner too late).
-            "a_lost": sum(r["winner"] != r["attempt"] for r in attempts),
-            "a_lost_double": sum(r["winner"] != r["attempt"] and r["double"] is not None for r in attempts),
-            "a_won_short": sum(r["winner"] == r["attempt"] and not r["passed"] for r in attempts),
-            "a_drops": sum(r["drop"] for t, r in rows if of(t, r["attempt"])),
+            **{f"a_{k}": v for k, v in attempt_counts(attempts).items()},
+            "a_drops": sum(r["drop"] for r in attempts),
         }
     out["deals_per_game"] = n / len(games) if games else None
     out["fallbacks"] = sum(g["fallbacks"] for g in games)
@@ -322,20 +327,12 @@ def a_by_start(games: list[dict[str, Any]]) -> dict[str, Any]:
     ``passed``, ``lost`` (the deal lost, ``lost_double`` to a 双上 of the
     other team) and ``won_short`` (won without passing), so that the
     attempts of whole games compare with single deals started the same way."""
-    out: dict[str, Any] = {side: {k: {"attempts": 0, "passed": 0, "lost": 0, "lost_double": 0, "won_short": 0} for k in A_STARTS}
-                           for side in ("ours", "theirs")}
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {(side, k): [] for side in ("ours", "theirs") for k in A_STARTS}
     for g in games:
         for r in g["deals"]:
-            if r["attempt"] is None:
-                continue
-            c = out["ours" if r["attempt"] == g["ours"] else "theirs"][a_start(r)]
-            lost = r["winner"] != r["attempt"]
-            c["attempts"] += 1
-            c["passed"] += r["passed"]
-            c["lost"] += lost
-            c["lost_double"] += lost and r["double"] is not None
-            c["won_short"] += not lost and not r["passed"]
-    return out
+            if r["attempt"] is not None:
+                groups["ours" if r["attempt"] == g["ours"] else "theirs", a_start(r)].append(r)
+    return {side: {k: attempt_counts(groups[side, k]) for k in A_STARTS} for side in ("ours", "theirs")}
 
 
 def implied_games(games: list[dict[str, Any]], *, rules: Optional[gf.Rules] = None, n: int = 20_000,
