@@ -130,8 +130,10 @@ fn inference(p: &Policy, o: &Observation) -> Result<Option<Inference>> {
 }
 
 impl Policy {
-    /// Whether the policy weights its worlds by the deal's history (a focused search with `+infer`).
-    fn infers(&self) -> bool {
+    /// Whether the policy weights its worlds by the deal's history (a
+    /// focused search with `+infer`), which only a game holds: a bare
+    /// playout would play it unweighted.
+    pub fn infers(&self) -> bool {
         matches!(self, Policy::Search(s) if s.infer)
     }
 

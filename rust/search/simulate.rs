@@ -81,6 +81,9 @@ pub fn simulate_game(rules: &Rules, policies: &[Policy; 4], seed: u64, buf: &mut
         match g.phase {
             Phase::DealOver => g.next_deal(None, None)?,
             Phase::GameOver | Phase::MatchOver => break,
+            Phase::Play if policies.iter().any(Policy::infers) => {
+                actions = actions.saturating_add(play_deal_in_game(&mut g, policies, &mut rng, &run)?);
+            }
             Phase::Play => {
                 let mut ctx = Context::of_game(&g);
                 actions = actions.saturating_add(playout(&mut g.play, &mut ctx, policies, &mut rng, buf, &run)?);
@@ -129,7 +132,39 @@ pub fn simulate_deals_from(rules: &Rules, policies: &[Policy; 4], n: u64, seed: 
             batch(self.n, self.seed, self.start, self.run, |s, buf| simulate_deal(&self.ctx, chooser, s, buf, self.run))
         }
     }
-    with_chooser(policies, Deals { ctx: fresh_context(rules)?, n, seed, start, run })
+    let ctx = fresh_context(rules)?;
+    if policies.iter().any(Policy::infers) {
+        return batch(n, seed, start, run, |s, _| simulate_deal_in_game(&ctx, policies, s, run));
+    }
+    with_chooser(policies, Deals { ctx, n, seed, start, run })
+}
+
+/// `simulate_deal` played through a `Game`, each action by `game_action`, for
+/// policies that read the deal's history (`Policy::infers`): the same deal
+/// and leader, the same generator after the deal.
+fn simulate_deal_in_game(ctx: &Context, policies: &[Policy; 4], seed: u64, run: &Run) -> Result<DealOutcome> {
+    let mut rng = Rng::new(seed);
+    deck::deal(&mut rng);
+    deck::first_leader(&mut rng);
+    let mut g = Game::new(Rules { best_of: 1, ..ctx.rules }, seed)?;
+    let actions = play_deal_in_game(&mut g, policies, &mut rng, run)?;
+    if !g.play.over {
+        return Ok(DealOutcome::default());
+    }
+    let s = ctx.levels.settle(g.play.finish, &ctx.rules)?;
+    Ok(DealOutcome { finish: g.play.finish, winner: s.winner, gain: s.gain, actions })
+}
+
+/// Plays the play phase of `g`'s deal to its end (or until `run.stop`),
+/// each action by its seat's `game_action`; the actions made.
+fn play_deal_in_game(g: &mut Game, policies: &[Policy; 4], rng: &mut Rng, run: &Run) -> Result<u32> {
+    let mut actions = 0u32;
+    while g.phase == Phase::Play && !run.stop.is_set() {
+        let a = policies[g.play.current as usize].game_action(g, rng, run)?;
+        g.apply(a)?;
+        actions = actions.saturating_add(1);
+    }
+    Ok(actions)
 }
 
 /// `n` whole games played by `policies`, in `parts(threads)` parts.
@@ -316,5 +351,36 @@ mod tests {
                 assert_eq!(ctx, Context::of_game(&g));
             }
         }
+    }
+
+    /// A policy that weights its worlds by the deal's history plays its
+    /// simulated deals and games with that weighting, as in a match: each
+    /// action is the one `game_action` takes from the same generator.
+    #[test]
+    fn policies_that_infer_are_simulated_with_their_weighting() {
+        let rules = Rules::default();
+        let (inf, plain) = (Policy::from_name("focus+infer:24").unwrap(), Policy::from_name("focus:24").unwrap());
+        let stop = Stop::new();
+        let run = Run::new(Mode::Pattern, 1, &stop);
+        let seats = |p: Policy| [p, Policy::Rule, p, Policy::Rule];
+        let got = simulate_deals_from(&rules, &seats(inf), 8, 9, 0, &run).unwrap();
+        for (i, out) in got.iter().enumerate() {
+            let seed = derive_seed(9, i as u64);
+            let mut rng = Rng::new(seed);
+            deck::deal(&mut rng);
+            deck::first_leader(&mut rng);
+            let mut g = Game::new(rules, seed).unwrap();
+            let mut steps = 0;
+            while g.phase == Phase::Play {
+                let a = seats(inf)[g.play.current as usize].game_action(&g, &mut rng, &run).unwrap();
+                g.apply(a).unwrap();
+                steps += 1;
+            }
+            assert_eq!((out.finish, out.actions), (g.records.last().unwrap().finish, steps), "deal {i}");
+        }
+        // The weighting changes some of these deals' play.
+        assert_ne!(got, simulate_deals_from(&rules, &seats(plain), 8, 9, 0, &run).unwrap());
+        let games = simulate_games_from(&rules, &[Policy::from_name("focus-greedy+infer:8").unwrap(); 4], 1, 3, 0, &run).unwrap();
+        assert!(games[0].winner < 2 && games[0].deals >= 1);
     }
 }
