@@ -184,13 +184,25 @@ def _last(self: Any, observe: bool = True) -> tuple[Any, float, bool, bool, dict
 
 
 def _order_enforcing_steps(base: Any) -> dict[str, Any]:
-    """`OrderEnforcingWrapper`'s observe and step: once reset with agents
-    left, straight to the next env; anything else (errors, warnings) its own.
-    Its reset makes the state readable (see `_state_read`), and so `_last`."""
+    """`OrderEnforcingWrapper`'s observe and step, outermost in `env()`: once
+    reset with agents left, an observation, and a legal step under the kept
+    mask, do at once what the two wrappers inside would (`_illegal`, the
+    `TerminateIllegalWrapper` of the same env, keeps the acting agent's
+    observation; an index of the space passes `AssertOutOfBoundsWrapper`);
+    any other step goes down the wrappers, and anything else (errors,
+    warnings) is the wrapper's own. Its reset makes the state readable (see
+    `_state_read`), and so `_last`."""
 
     def observe(self: Any, agent: str) -> Any:
         if self._has_reset:
-            return self.env.observe(agent)
+            bare = self._bare
+            obs = bare.observe(agent)
+            if agent == bare.agent_selection:
+                illegal = self._illegal
+                illegal._prev_obs = obs
+                infos = bare.infos
+                illegal._prev_info = infos[agent] if agent in infos else {}
+            return obs
         return base.observe(self, agent)
 
     def reset(self: Any, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -198,11 +210,22 @@ def _order_enforcing_steps(base: Any) -> dict[str, Any]:
         base.reset(self, seed=seed, options=options)
 
     def step(self: Any, action: Any) -> None:
-        if self._has_reset and self._bare.agents:
-            self._has_updated = True
-            self.env.step(action)
-        else:
+        bare = self._bare
+        if not (self._has_reset and bare.agents):
             base.step(self, action)
+            return
+        self._has_updated = True
+        illegal = self._illegal
+        prev = illegal._prev_obs
+        if type(prev) is dict and type(action) is int and 0 <= action < actions.SIZE:
+            agent = bare.agent_selection
+            mask = prev.get("action_mask")
+            if mask is not None and not bare.terminations[agent] and not bare.truncations[agent] and mask[action]:
+                illegal._prev_obs = None
+                illegal._prev_info = None
+                bare.step(action)
+                return
+        self.env.step(action)
 
     return {"observe": observe, "reset": reset, "step": step}
 
@@ -292,10 +315,10 @@ def env(**kwargs: Any) -> AECEnv:
     PettingZoo logs a warning); an action outside the space is an
     AssertionError; stepping before reset is refused.
     """
-    e: AECEnv = raw_env(**kwargs)
-    e = _TerminateIllegal(e, illegal_reward=-1)
-    e = _AssertOutOfBounds(e)
-    return _OrderEnforcing(e)
+    illegal = _TerminateIllegal(raw_env(**kwargs), illegal_reward=-1)
+    e: AECEnv = _OrderEnforcing(_AssertOutOfBounds(illegal))
+    e._illegal = illegal
+    return e
 
 
 def parallel_env(**kwargs: Any) -> Any:
