@@ -244,37 +244,6 @@ def _out_of_bounds_steps(base: Any) -> dict[str, Any]:
     return {"step": step}
 
 
-def _terminate_illegal_steps(base: Any) -> dict[str, Any]:
-    """`TerminateIllegalWrapper`'s observe (keeping the acting agent's
-    observation and info, as it does) and step: a live agent's legal index
-    under the kept mask goes straight to the next env; anything else
-    (no observation kept, a dead agent, an illegal move) is the wrapper's own."""
-
-    def observe(self: Any, agent: str) -> Any:
-        obs = self.env.observe(agent)
-        bare = self._bare
-        if agent == bare.agent_selection:
-            self._prev_obs = obs
-            infos = bare.infos
-            self._prev_info = infos[agent] if agent in infos else {}
-        return obs
-
-    def step(self: Any, action: Any) -> None:
-        prev = self._prev_obs
-        if type(prev) is dict and type(action) is int and 0 <= action < actions.SIZE:
-            bare = self._bare
-            agent = bare.agent_selection
-            mask = prev.get("action_mask")
-            if mask is not None and not bare.terminations[agent] and not bare.truncations[agent] and mask[action]:
-                self._prev_obs = None
-                self._prev_info = None
-                self.env.step(action)
-                return
-        base.step(self, action)
-
-    return {"observe": observe, "step": step}
-
-
 def _state_reads(cls: type, qualname: str, guarded: bool = False, steps: Any = None) -> type:
     """`cls` (a PettingZoo wrapper) with the AEC state read from the bare env
     at once: each wrapper forwards unknown attributes to the next one, a
@@ -303,7 +272,7 @@ def _state_reads(cls: type, qualname: str, guarded: bool = False, steps: Any = N
     return type(cls.__name__, (cls,), body)
 
 
-_TerminateIllegal = _state_reads(wrappers.TerminateIllegalWrapper, "_TerminateIllegal", steps=_terminate_illegal_steps)
+_TerminateIllegal = _state_reads(wrappers.TerminateIllegalWrapper, "_TerminateIllegal")
 _AssertOutOfBounds = _state_reads(wrappers.AssertOutOfBoundsWrapper, "_AssertOutOfBounds", steps=_out_of_bounds_steps)
 _OrderEnforcing = _state_reads(wrappers.OrderEnforcingWrapper, "_OrderEnforcing", guarded=True, steps=_order_enforcing_steps)
 
