@@ -74,6 +74,7 @@ pub fn simulate_game(rules: &Rules, policies: &[Policy; 4], seed: u64, buf: &mut
     let mut rng = Rng::new(derive_seed(seed, u64::MAX));
     let mut g = Game::new(Rules { best_of: 1, ..*rules }, seed)?;
     let mut actions = 0u32;
+    let infers = policies.iter().any(Policy::infers);
     loop {
         if run.stop.is_set() {
             return Ok(GameOutcome::default());
@@ -81,7 +82,7 @@ pub fn simulate_game(rules: &Rules, policies: &[Policy; 4], seed: u64, buf: &mut
         match g.phase {
             Phase::DealOver => g.next_deal(None, None)?,
             Phase::GameOver | Phase::MatchOver => break,
-            Phase::Play if policies.iter().any(Policy::infers) => {
+            Phase::Play if infers => {
                 actions = actions.saturating_add(play_deal_in_game(&mut g, policies, &mut rng, &run)?);
             }
             Phase::Play => {
