@@ -46,19 +46,25 @@ fn field(k: Key, shift: u32) -> u8 {
 }
 
 /// The packed counts of `hand` at `level`.
+#[inline]
 fn key_of(hand: CardSet, level: u8, rules: ComboRules) -> Key {
-    let mut k: Key = 0;
-    for r in 0..13u8 {
-        let mut n = hand.rank_count(r);
-        if r == level {
-            n -= hand.count(Card::natural(r, HEARTS));
-        }
-        k |= (n as u64) << (4 * r as u32);
+    // A rank's four 2-bit suit counts summed in place (suit pairs in
+    // nibbles, then ranks in bytes), the 13 bytes then packed to nibbles.
+    const PAIRS: u128 = 0x3333_3333_3333_3333_3333_3333_3333_3333;
+    const NIBBLES: u128 = 0x0F0F_0F0F_0F0F_0F0F_0F0F_0F0F_0F0F_0F0F;
+    let x = hand.0 & ((1 << 104) - 1);
+    let x = (x & PAIRS) + ((x >> 2) & PAIRS);
+    let x = (x & NIBBLES) + ((x >> 4) & NIBBLES);
+    let x = (x | (x >> 4)) & 0x00FF_00FF_00FF_00FF_00FF_00FF_00FF_00FF;
+    let x = (x | (x >> 8)) & 0x0000_FFFF_0000_FFFF_0000_FFFF_0000_FFFF;
+    let x = (x | (x >> 16)) & 0x0000_0000_FFFF_FFFF_0000_0000_FFFF_FFFF;
+    let mut k: Key = x as u64 | ((x >> 64) as u64) << 32;
+    if level < 13 {
+        let wild = hand.count(Card::natural(level, HEARTS)) as u64;
+        k += (wild << WILD_SHIFT) - (wild << (4 * level as u32));
     }
-    let wild = if level < 13 { hand.count(Card::natural(level, HEARTS)) } else { 0 };
-    k |= (wild as u64) << WILD_SHIFT;
-    k |= (hand.rank_count(13) as u64) << BJ_SHIFT;
-    k |= (hand.rank_count(14) as u64) << RJ_SHIFT;
+    k |= ((hand.0 >> 104) as u64 & 3) << BJ_SHIFT;
+    k |= ((hand.0 >> 106) as u64 & 3) << RJ_SHIFT;
     if rules.joker_pair_in_full_house {
         k |= RULE_BIT;
     }
@@ -1008,6 +1014,18 @@ mod tests {
                 let want = (0..13).filter(|&r| nat(k, r) > j as u8).fold(0, |m, r| m | 1 << (4 * r));
                 assert_eq!(*h, want, "{k:x} at least {}", j + 1);
             }
+        }
+        // A hand's counts, word-wide, are its cards' ranks counted one by one.
+        for i in 0..2_000 {
+            let level = (i % 14) as u8;
+            let hand = hand_with(&mut rng, 1 + i % 27, level.min(12), (i % 3) as u8, 13);
+            let k = key_of(hand, level, ComboRules::default());
+            let wild = if level < 13 { hand.count(Card::natural(level, HEARTS)) } else { 0 };
+            for r in 0..13u8 {
+                assert_eq!(nat(k, r), hand.rank_count(r) - if r == level { wild } else { 0 }, "{hand} at {level}");
+            }
+            assert_eq!((field(k, WILD_SHIFT), field(k, BJ_SHIFT), field(k, RJ_SHIFT)), (wild, hand.rank_count(13), hand.rank_count(14)));
+            assert_eq!(k & RULE_BIT, RULE_BIT);
         }
         // Each run's ranks: five, three or two of the ladder, the A at either end.
         assert_eq!(RUN_RANKS[0][0], 1 << 48 | 0x1111);

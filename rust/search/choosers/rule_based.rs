@@ -216,8 +216,8 @@ fn boss(kind: Kind, value: u8, unseen: CardSet, level: u8) -> bool {
 pub fn choose(state: &PlayState, ctx: &Context, moves: &[Move]) -> Option<usize> {
     let me = state.current;
     let hand = state.hands[me as usize];
-    // Going out at once wins everything else.
-    if let Some(i) = moves.iter().position(|m| m.cards.len() == hand.len()) {
+    // Going out at once wins everything else (a play of every card the hand holds).
+    if let Some(i) = moves.iter().position(|m| m.cards == hand) {
         return Some(i);
     }
     if moves.is_empty() {
@@ -225,8 +225,7 @@ pub fn choose(state: &PlayState, ctx: &Context, moves: &[Move]) -> Option<usize>
     }
     let level = state.level;
     let counts = Counts::of(hand, level, state.rules);
-    let played = ctx.knowledge.played.iter().fold(CardSet::EMPTY, |a, p| a.plus(*p).unwrap_or(a));
-    let unseen = CardSet::FULL_DECK.minus(hand).minus(played);
+    let unseen = ctx.knowledge.played.iter().fold(CardSet::FULL_DECK.minus(hand), |u, p| u.minus(*p));
     let v = View { state, me, mate: partner(me), level, counts, plan: std::cell::OnceCell::new(), unseen };
     match state.top {
         None => Some(lead(&v, moves)),
