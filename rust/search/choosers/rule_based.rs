@@ -6,12 +6,11 @@
 //! only what the seat to move knows: its own hand, the hand sizes and the
 //! public knowledge of the deal.
 
-use crate::cards::card::Card;
 use crate::cards::cardset::CardSet;
 use crate::error::Result;
 use crate::game::trick::{partner, PlayState};
 use crate::game::Action;
-use crate::movegen::combo::{rank_value, Kind};
+use crate::movegen::combo::{ladder_rank, rank_value, Kind};
 use crate::movegen::decompose::{hand_cost, plan, Costs, Counts, Group, Plan};
 use crate::movegen::{ComboRules, Move};
 use crate::rng::Rng;
@@ -19,6 +18,7 @@ use crate::search::choosers::{best_by, tribute_by, Chooser};
 use crate::search::context::Context;
 use crate::search::run::Run;
 use crate::search::tuning::param;
+use std::cell::Cell;
 
 /// The rule policy.
 #[derive(Clone, Copy, Debug, Default)]
@@ -102,7 +102,7 @@ struct View<'a> {
     /// The hand's plan, found when first asked for (many decisions need none).
     plan: std::cell::OnceCell<Plan>,
     /// The cards in the other three hands (not ours, not played).
-    unseen: CardSet,
+    unseen: Unseen,
 }
 
 impl View<'_> {
@@ -145,7 +145,7 @@ impl View<'_> {
     /// Whether no hand but ours can beat `m` except with a bomb (by the
     /// cards not yet seen).
     fn is_boss(&self, m: &Move) -> bool {
-        boss(m.combo.kind, m.combo.value(self.level), self.unseen, self.level)
+        self.unseen.boss(m.combo.kind, m.combo.value(self.level))
     }
 
     /// Whether the hand after `m` leaves at most one group that does not
@@ -157,7 +157,7 @@ impl View<'_> {
 
     /// Whether a group of the plan is a boss (or a bomb).
     fn controls(&self, g: &Group) -> bool {
-        g.kind.is_bomb() || boss(g.kind, group_value(g, self.level), self.unseen, self.level)
+        g.kind.is_bomb() || self.unseen.boss(g.kind, group_value(g, self.level))
     }
 }
 
@@ -169,46 +169,81 @@ fn group_value(g: &Group, level: u8) -> u8 {
     }
 }
 
-/// Whether the cards `unseen` can make no play of `kind` and `size` above
-/// `value` (bombs aside): singles, pairs, triples and full houses by the
-/// counts of each rank (wildcards standing in for naturals), runs by each
-/// higher position.
-fn boss(kind: Kind, value: u8, unseen: CardSet, level: u8) -> bool {
-    let wild = if level < 13 { unseen.count(Card::natural(level, crate::cards::card::HEARTS)) } else { 0 };
-    let count = |r: u8| -> u8 {
-        let n = unseen.rank_count(r);
-        if r == level {
-            n - wild
-        } else {
-            n
+/// The cards nobody has shown (the other three hands) and, found when
+/// first asked, the highest play of each kind they can make.
+struct Unseen {
+    counts: Counts,
+    level: u8,
+    /// By kind (`Unseen::class`): the highest value (`Combo::value`) of a
+    /// play the cards can make, -1 for none, `UNKNOWN` until asked.
+    tops: Cell<[i8; 6]>,
+}
+
+/// A kind's highest play not yet looked for.
+const UNKNOWN: i8 = i8::MIN;
+
+impl Unseen {
+    fn new(cards: CardSet, level: u8) -> Unseen {
+        Unseen { counts: Counts::of(cards, level, ComboRules::default()), level, tops: Cell::new([UNKNOWN; 6]) }
+    }
+
+    /// Whether the cards can make no play of `kind` and its size above
+    /// `value` (bombs aside).
+    fn boss(&self, kind: Kind, value: u8) -> bool {
+        let Some(class) = Unseen::class(kind) else {
+            return true;
+        };
+        let mut tops = self.tops.get();
+        if tops[class] == UNKNOWN {
+            tops[class] = self.top(kind);
+            self.tops.set(tops);
         }
-    };
-    match kind {
-        Kind::Single | Kind::Pair | Kind::Triple | Kind::FullHouse => {
-            let need = match kind {
-                Kind::Single => 1,
-                Kind::Pair => 2,
-                _ => 3,
-            };
-            (0..15u8).filter(|&r| rank_value(r, level) > value).all(|r| {
-                if r >= 13 {
-                    // Jokers: no wildcard stands in; no joker triple.
-                    need == 3 || unseen.rank_count(r) < need
-                } else if r == level {
-                    count(r) + wild < need
-                } else {
-                    count(r) == 0 || count(r) + wild.min(need - 1) < need
-                }
-            })
+        value as i8 >= tops[class]
+    }
+
+    /// The slot of `kind` in `tops` (`None` for bombs).
+    fn class(kind: Kind) -> Option<usize> {
+        match kind {
+            Kind::Single => Some(0),
+            Kind::Pair => Some(1),
+            Kind::Triple | Kind::FullHouse => Some(2),
+            Kind::Straight => Some(3),
+            Kind::Tube => Some(4),
+            Kind::Plate => Some(5),
+            _ => None,
         }
-        Kind::Straight | Kind::Tube | Kind::Plate => {
-            let (len, copies) = kind.run_shape().expect("a run");
-            ((value + 1)..=(14 - len)).all(|s| {
-                let missing: u8 = (0..len).map(|q| copies.saturating_sub(count(crate::movegen::combo::ladder_rank(s + q)))).sum();
-                missing > wild
-            })
+    }
+
+    /// The highest value of a play of `kind` (bombs aside) the cards can
+    /// make, -1 for none: singles, pairs, triples and full houses by the
+    /// counts of each rank (wildcards standing in for naturals), runs by
+    /// each position.
+    fn top(&self, kind: Kind) -> i8 {
+        let (wild, small, big) = self.counts.specials();
+        let count = |r: u8| self.counts.natural(r);
+        if let Some((len, copies)) = kind.run_shape() {
+            let made = |s: u8| (0..len).map(|q| copies.saturating_sub(count(ladder_rank(s + q)))).sum::<u8>() <= wild;
+            return (0..=(14 - len)).rev().find(|&s| made(s)).map_or(-1, |s| s as i8);
         }
-        _ => true,
+        let need = match kind {
+            Kind::Single => 1,
+            Kind::Pair => 2,
+            _ => 3,
+        };
+        let made = |r: u8| {
+            if r >= 13 {
+                // Jokers: no wildcard stands in; no joker triple.
+                need < 3 && [small, big][r as usize - 13] >= need
+            } else if r == self.level {
+                count(r) + wild >= need
+            } else {
+                count(r) > 0 && count(r) + wild.min(need - 1) >= need
+            }
+        };
+        // By value, highest first: the jokers, the level, then A down to 2.
+        let level = (self.level < 13).then_some(self.level);
+        let mut ranks = [14, 13].into_iter().chain(level).chain((0..13).rev().filter(|&r| Some(r) != level));
+        ranks.find(|&r| made(r)).map_or(-1, |r| rank_value(r, self.level) as i8)
     }
 }
 
@@ -226,6 +261,7 @@ pub fn choose(state: &PlayState, ctx: &Context, moves: &[Move]) -> Option<usize>
     let level = state.level;
     let counts = Counts::of(hand, level, state.rules);
     let unseen = ctx.knowledge.played.iter().fold(CardSet::FULL_DECK.minus(hand), |u, p| u.minus(*p));
+    let unseen = Unseen::new(unseen, level);
     let v = View { state, me, mate: partner(me), level, counts, plan: std::cell::OnceCell::new(), unseen };
     match state.top {
         None => Some(lead(&v, moves)),
@@ -394,6 +430,7 @@ pub fn tribute_choice(options: &[Action], hand: CardSet, level: u8, rules: Combo
 mod tests {
     use super::*;
     use crate::cards::card::parse_level;
+    use crate::cards::card::Card;
     use crate::game::levels::LevelState;
     use crate::game::rules::Rules;
     use crate::movegen::Mode;
@@ -421,6 +458,61 @@ mod tests {
         let m = crate::movegen::classify(CardSet::parse(cards).unwrap(), s.level, s.rules)[0];
         c.record(s.current, Some(&m));
         s.play(m).unwrap();
+    }
+
+    /// Whether `unseen` can make no play of `kind` above `value`, by a scan
+    /// of every higher rank or run (bombs aside).
+    fn boss(kind: Kind, value: u8, unseen: Counts, level: u8) -> bool {
+        let (wild, small, big) = unseen.specials();
+        let count = |r: u8| unseen.natural(r);
+        match kind {
+            Kind::Single | Kind::Pair | Kind::Triple | Kind::FullHouse => {
+                let need = match kind {
+                    Kind::Single => 1,
+                    Kind::Pair => 2,
+                    _ => 3,
+                };
+                (0..15u8).filter(|&r| rank_value(r, level) > value).all(|r| {
+                    if r >= 13 {
+                        // Jokers: no wildcard stands in; no joker triple.
+                        need == 3 || [small, big][r as usize - 13] < need
+                    } else if r == level {
+                        count(r) + wild < need
+                    } else {
+                        count(r) == 0 || count(r) + wild.min(need - 1) < need
+                    }
+                })
+            }
+            Kind::Straight | Kind::Tube | Kind::Plate => {
+                let (len, copies) = kind.run_shape().expect("a run");
+                ((value + 1)..=(14 - len)).all(|s| {
+                    let missing: u8 = (0..len).map(|q| copies.saturating_sub(count(ladder_rank(s + q)))).sum();
+                    missing > wild
+                })
+            }
+            _ => true,
+        }
+    }
+
+    #[test]
+    fn highest_unseen_plays_answer_as_a_scan_of_the_higher_ones() {
+        let mut rng = Rng::new(21);
+        let kinds = [Kind::Single, Kind::Pair, Kind::Triple, Kind::FullHouse, Kind::Straight, Kind::Tube, Kind::Plate, Kind::Bomb];
+        for i in 0..3_000u32 {
+            let level = (i % 13) as u8;
+            let mut cards = CardSet::EMPTY;
+            for _ in 0..rng.below(60) {
+                let c = Card::from_index(rng.below(54) as usize).unwrap();
+                let _ = cards.try_add(c);
+            }
+            let unseen = Unseen::new(cards, level);
+            let counts = Counts::of(cards, level, ComboRules::default());
+            for kind in kinds {
+                for value in 0..16u8 {
+                    assert_eq!(unseen.boss(kind, value), boss(kind, value, counts, level), "{cards} at {level}: {kind:?} {value}");
+                }
+            }
+        }
     }
 
     #[test]
