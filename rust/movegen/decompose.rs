@@ -23,6 +23,7 @@ use crate::cards::cardset::CardSet;
 use crate::movegen::combo::{rank_value, run_position, Combo, Kind};
 use crate::movegen::{ComboRules, Move};
 use std::cell::RefCell;
+use std::ops::ControlFlow;
 
 /// A hand as counts, packed: 4 bits per natural rank 0..=12 (bits 0..52),
 /// then 2 bits each of wildcards, small jokers, big jokers, and one bit for
@@ -268,10 +269,11 @@ enum Model {
     Value,
 }
 
-/// The memo: the least cost of each state solved, in a set-associative
-/// table of `WAYS` states per 64-byte bucket (one cache line a lookup); a
-/// full bucket forgets its oldest state, which is solved again if asked
-/// (the costs, and so every answer, are the same either way).
+/// The memo: the least cost of each state solved and the place of its
+/// first cheapest play in the search's order, in a set-associative table
+/// of `WAYS` states per 64-byte bucket (one cache line a lookup); a full
+/// bucket forgets its oldest state, which is solved again if asked (the
+/// costs, and so every answer, are the same either way).
 struct Memo {
     buckets: Vec<Bucket>,
     mask: usize,
@@ -281,14 +283,18 @@ struct Memo {
 const WAYS: usize = 3;
 
 /// One bucket: keys (0 = empty: a memo key always has natural cards),
-/// their costs, and the way the next new state takes.
+/// their costs and first cheapest plays' places, and the way the next new
+/// state takes.
 #[derive(Clone, Copy, Default)]
 #[repr(align(64))]
 struct Bucket {
     keys: [u128; WAYS],
     costs: [i32; WAYS],
+    places: [u8; WAYS],
     next: u8,
 }
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == 64, "a bucket is one cache line");
 
 impl Memo {
     /// A memo of `2^bits` buckets.
@@ -304,18 +310,19 @@ impl Memo {
     }
 
     #[inline]
-    fn get(&self, key: u128) -> Option<i32> {
+    fn get(&self, key: u128) -> Option<(i32, u8)> {
         let b = &self.buckets[self.bucket(key)];
-        (0..WAYS).find(|&w| b.keys[w] == key).map(|w| b.costs[w])
+        (0..WAYS).find(|&w| b.keys[w] == key).map(|w| (b.costs[w], b.places[w]))
     }
 
     #[inline]
-    fn insert(&mut self, key: u128, cost: i32) {
+    fn insert(&mut self, key: u128, cost: i32, place: u8) {
         let i = self.bucket(key);
         let b = &mut self.buckets[i];
         let w = b.next as usize;
         b.keys[w] = key;
         b.costs[w] = cost;
+        b.places[w] = place;
         b.next = ((w + 1) % WAYS) as u8;
     }
 }
@@ -381,6 +388,9 @@ const D_MIN: i8 = 16;
 
 /// An unreachable cost.
 const INF: i32 = 1 << 24;
+
+/// A place in the search's order a memo entry does not hold.
+const NO_PLACE: u8 = u8::MAX;
 
 /// The memo key of state `(k, d)` of `model` at `level`.
 #[inline]
@@ -515,66 +525,123 @@ impl Solver<'_> {
     }
 
     /// The least cost of `k` with `d` triples over joined pairs counted, memoized.
+    #[inline]
     fn solve(&mut self, k: Key, d: i8) -> i32 {
+        self.solve_placed(k, d).0
+    }
+
+    /// `solve`, and the place in the search's order of the first play of
+    /// `k` that reaches the least cost (`NO_PLACE` when unknown: past the
+    /// places a memo entry holds, or no natural card left).
+    fn solve_placed(&mut self, k: Key, d: i8) -> (i32, u8) {
         if k & NAT_MASK == 0 {
-            return self.base(k, d).cost;
+            return (self.base(k, d).cost, NO_PLACE);
         }
         // No more pairs than the cards left make can join waiting triples,
         // and (by value) pairs joined early need as many triples to come.
         let left = cards(k) as i8;
         let d = d.min(left / 2);
         if d < 0 && self.model == Model::Value && -d > left / 3 {
-            return INF;
+            return (INF, NO_PLACE);
         }
         let mk = memo_key(k, d, self.model, self.level);
-        if let Some(cost) = self.memo.get(mk) {
-            return cost;
+        if let Some(found) = self.memo.get(mk) {
+            return found;
         }
-        let cost = self.cheapest(k, d).0;
-        self.memo.insert(mk, cost);
-        cost
+        let (cost, _, _, place) = self.cheapest(k, d);
+        self.memo.insert(mk, cost, place);
+        (cost, place)
+    }
+
+    /// How many of the pairs of same-rank groups `g` the search tries
+    /// joining to triples: by plays every one (the base pays for those no
+    /// triple takes), by value each number of them.
+    #[inline]
+    fn joinable(&self, g: Groups) -> std::ops::RangeInclusive<u8> {
+        match self.model {
+            Model::Plays => g.pairs..=g.pairs,
+            Model::Value => 0..=g.pairs,
+        }
     }
 
     /// The least cost of `k` (with natural cards) with `d` triples over
-    /// joined pairs counted, and the first play of the search's order that
-    /// reaches it, with the number of its pairs joined to triples.
-    fn cheapest(&mut self, k: Key, d: i8) -> (i32, Option<Piece>, u8) {
-        let mut best = (INF, None, 0);
+    /// joined pairs counted, the first play of the search's order that
+    /// reaches it with the number of its pairs joined to triples, and its
+    /// place in that order (each number of joined pairs a place of its
+    /// own; `NO_PLACE` past the places a memo entry holds).
+    #[inline(always)]
+    fn cheapest(&mut self, k: Key, d: i8) -> (i32, Option<Piece>, u8, u8) {
+        let mut best = (INF, None, 0, NO_PLACE);
+        let mut place = 0usize;
         let i = lowest(k);
-        for_each_piece(k, |p| match p.groups {
-            Some(g) => {
-                // Plays: every pair joins a triple (the base pays for those
-                // no triple takes); value: each number of them.
-                let range = match self.model {
-                    Model::Plays => g.pairs..=g.pairs,
-                    Model::Value => 0..=g.pairs,
-                };
-                for a in range {
-                    let (cost, d2) = self.groups(i, g, a, d);
-                    let n = cost + self.solve(k - p.delta, d2);
-                    if n < best.0 {
-                        best = (n, Some(p), a);
+        let _ = for_each_piece(
+            k,
+            #[inline(always)]
+            |p| {
+                match p.groups {
+                    Some(g) => {
+                        for a in self.joinable(g) {
+                            let (cost, d2) = self.groups(i, g, a, d);
+                            let n = cost + self.solve(k - p.delta, d2);
+                            if n < best.0 {
+                                best = (n, Some(p), a, place.min(NO_PLACE as usize) as u8);
+                            }
+                            place += 1;
+                        }
+                    }
+                    None => {
+                        let n = self.run(p.combo.kind, run_position(p.combo.rank)) + self.solve(k - p.delta, d);
+                        if n < best.0 {
+                            best = (n, Some(p), 0, place.min(NO_PLACE as usize) as u8);
+                        }
+                        place += 1;
                     }
                 }
-            }
-            None => {
-                let n = self.run(p.combo.kind, run_position(p.combo.rank)) + self.solve(k - p.delta, d);
-                if n < best.0 {
-                    best = (n, Some(p), 0);
-                }
-            }
-        });
+                ControlFlow::Continue(())
+            },
+        );
         best
     }
 
-    /// The plays of a cheapest decomposition of `k` (after `solve(k, 0)`),
-    /// as groups: full houses joined, each with its cost.
-    fn plan(&mut self, mut k: Key, out: &mut Plan) {
+    /// The play of `k` at `place` in the search's order (as `cheapest`
+    /// counts places), with the number of its pairs joined to triples.
+    fn play_at(&self, k: Key, place: u8) -> (Piece, u8) {
+        let mut left = place;
+        let mut found = None;
+        let _ = for_each_piece(k, |p| {
+            let (first, n) = match p.groups {
+                Some(g) => {
+                    let joins = self.joinable(g);
+                    (*joins.start(), joins.end() - joins.start() + 1)
+                }
+                None => (0, 1),
+            };
+            if left < n {
+                found = Some((p, first + left));
+                return ControlFlow::Break(());
+            }
+            left -= n;
+            ControlFlow::Continue(())
+        });
+        found.expect("a play at a place the search counted")
+    }
+
+    /// The plays of a cheapest decomposition of `k` as groups, full houses
+    /// joined, each with its cost: at each step the first cheapest play of
+    /// the search's order, from its place in the memo (`placed`) or by
+    /// trying every play again.
+    fn plan(&mut self, mut k: Key, placed: bool, out: &mut Plan) {
         let mut d = 0i8;
         let mut parts = Plan::default();
         while k & NAT_MASK != 0 {
-            let (_, piece, absorbed) = self.cheapest(k, d);
-            let p = piece.expect("a hand with naturals has a play");
+            let place = if placed { self.solve_placed(k, d).1 } else { NO_PLACE };
+            let (p, absorbed) = match place {
+                NO_PLACE => {
+                    let (_, piece, absorbed, _) = self.cheapest(k, d);
+                    (piece.expect("a hand with naturals has a play"), absorbed)
+                }
+                _ => self.play_at(k, place),
+            };
             match p.groups {
                 Some(g) => {
                     let r = p.combo.rank;
@@ -641,8 +708,10 @@ impl Solver<'_> {
 }
 
 /// Calls `f` with every play holding a natural card of the lowest natural
-/// rank of `k`, full houses aside (a triple costs what its full house does).
-fn for_each_piece(k: Key, mut f: impl FnMut(Piece)) {
+/// rank of `k`, full houses aside (a triple costs what its full house
+/// does), until `f` breaks.
+#[inline(always)]
+fn for_each_piece(k: Key, mut f: impl FnMut(Piece) -> ControlFlow<()>) -> ControlFlow<()> {
     let i = lowest(k);
     let c = nat(k, i);
     let w = field(k, WILD_SHIFT);
@@ -650,7 +719,7 @@ fn for_each_piece(k: Key, mut f: impl FnMut(Piece)) {
     // Groups taking every natural card of rank i (after the runs through it).
     for u in 0..=w {
         for &g in splits(c + u) {
-            f(Piece { delta: ((c as u64) << at(i)) | ((u as u64) << WILD_SHIFT), combo: Combo::new(Kind::Single, i, 1), groups: Some(g) });
+            f(Piece { delta: ((c as u64) << at(i)) | ((u as u64) << WILD_SHIFT), combo: Combo::new(Kind::Single, i, 1), groups: Some(g) })?;
         }
     }
     // Runs through rank i, on the ladder A 2 3 ... K A (an A at both ends).
@@ -665,7 +734,7 @@ fn for_each_piece(k: Key, mut f: impl FnMut(Piece)) {
                 if w == 0 {
                     // Without wildcards a run is all naturals, one way, if it is there.
                     if natural {
-                        f(Piece { delta: run * copies as u64, combo: Combo::new(kind, LADDER[s as usize], len * copies), groups: None });
+                        f(Piece { delta: run * copies as u64, combo: Combo::new(kind, LADDER[s as usize], len * copies), groups: None })?;
                     }
                     continue;
                 }
@@ -675,21 +744,33 @@ fn for_each_piece(k: Key, mut f: impl FnMut(Piece)) {
                 }
                 let combo = Combo::new(kind, LADDER[s as usize], len * copies);
                 let ranks = &LADDER[s as usize..(s + len) as usize];
-                run_choices(k, ranks, copies, i, w, 0, 0, false, &mut |d| f(Piece { delta: d, combo, groups: None }));
+                run_choices(k, ranks, copies, i, w, 0, 0, false, &mut |d| f(Piece { delta: d, combo, groups: None }))?;
             }
         }
     }
+    ControlFlow::Continue(())
 }
 
 /// Every way of filling the run `ranks` (each `copies` times) from the
-/// naturals of `k` and at most `wild` wildcards, using a natural of rank `i`.
+/// naturals of `k` and at most `wild` wildcards, using a natural of rank
+/// `i`, until `f` breaks.
 #[allow(clippy::too_many_arguments)]
-fn run_choices<F: FnMut(Key)>(k: Key, ranks: &[u8], copies: u8, i: u8, wild: u8, used: u8, delta: Key, has_i: bool, f: &mut F) {
+fn run_choices<F: FnMut(Key) -> ControlFlow<()>>(
+    k: Key,
+    ranks: &[u8],
+    copies: u8,
+    i: u8,
+    wild: u8,
+    used: u8,
+    delta: Key,
+    has_i: bool,
+    f: &mut F,
+) -> ControlFlow<()> {
     let Some((&r, rest)) = ranks.split_first() else {
         if has_i {
-            f(delta | ((used as u64) << WILD_SHIFT));
+            return f(delta | ((used as u64) << WILD_SHIFT));
         }
-        return;
+        return ControlFlow::Continue(());
     };
     let have = nat(k, r).min(copies);
     for n in (0..=have).rev() {
@@ -697,8 +778,9 @@ fn run_choices<F: FnMut(Key)>(k: Key, ranks: &[u8], copies: u8, i: u8, wild: u8,
         if used + u > wild {
             break;
         }
-        run_choices(k, rest, copies, i, wild, used + u, delta | ((n as u64) << (4 * r as u32)), has_i || (r == i && n > 0), f);
+        run_choices(k, rest, copies, i, wild, used + u, delta | ((n as u64) << (4 * r as u32)), has_i || (r == i && n > 0), f)?;
     }
+    ControlFlow::Continue(())
 }
 
 /// The cards `k` counts: naturals, wildcards and jokers.
@@ -884,7 +966,7 @@ fn find_plan(counts: Counts, level: u8, costs: &Costs) -> Plan {
     with_memo(|memo| {
         let mut s = Solver { costs, model: Model::Value, level, memo };
         let cost = s.solve(counts.0, 0);
-        s.plan(counts.0, &mut out);
+        s.plan(counts.0, true, &mut out);
         // (A pair joined to a triple of its own rank is a five-card bomb, which costs less.)
         debug_assert!(out.cost >= cost, "{counts:?}");
         out.cost = cost;
@@ -920,7 +1002,7 @@ pub fn decompose_by(hand: CardSet, level: u8, rules: ComboRules, costs: &Costs) 
     let cost = with_memo(|memo| {
         let mut s = Solver { costs, model, level, memo };
         let cost = s.solve(k, 0);
-        s.plan(k, &mut out);
+        s.plan(k, true, &mut out);
         cost
     });
     let mut left = hand;
@@ -1052,6 +1134,33 @@ mod tests {
                         let (kept, found) = (plan(c, lv, costs), find_plan(c, lv, costs));
                         assert_eq!((kept.cost, kept.groups()), (found.cost, found.groups()), "hand {i} {h} at {lv}");
                     }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn plans_walked_by_kept_places_are_the_full_walks() {
+        // Each step of a plan's walk takes the first cheapest play from its
+        // place kept in the memo; trying every play at each step gives the
+        // same plan, by play counts and by the cost tables hand values use
+        // (a memo of its own for each table, small enough to forget states).
+        let mut rng = Rng::new(17);
+        let tables = [Costs::PLAYS, TEST_COSTS, crate::search::choosers::rule_based::VALUE];
+        let mut memos: Vec<Memo> = tables.iter().map(|_| Memo::new(COLD_BITS)).collect();
+        for i in 0..1_500u32 {
+            let level = (i % 13) as u8;
+            let hand = hand_with(&mut rng, 1 + i % 27, level, (i % 3) as u8, if i % 4 == 0 { 7 } else { 13 });
+            for rules in [ComboRules::default(), ComboRules { joker_pair_in_full_house: false }] {
+                let k = key_of(hand, level, rules);
+                for (costs, memo) in tables.iter().zip(memos.iter_mut()) {
+                    let model = if *costs == Costs::PLAYS { Model::Plays } else { Model::Value };
+                    let (mut placed, mut full) = (Plan::default(), Plan::default());
+                    let mut s = Solver { costs, model, level, memo };
+                    s.solve(k, 0);
+                    s.plan(k, true, &mut placed);
+                    s.plan(k, false, &mut full);
+                    assert_eq!((placed.cost, placed.groups()), (full.cost, full.groups()), "{hand} at {level}");
                 }
             }
         }
