@@ -14,7 +14,7 @@
 
 use crate::cards::card::{RANK_BJ, RANK_RJ};
 use crate::cards::cardset::CardSet;
-use crate::movegen::bits::{ONE_BJ, ONE_RJ};
+use crate::movegen::bits::{positions, ONE_BJ, ONE_RJ};
 use crate::movegen::combo::{Combo, Kind};
 use crate::movegen::counts::Counts;
 use crate::movegen::sinks::{Count, Lists, Nth, Push, Sink, Visit};
@@ -58,6 +58,8 @@ pub struct MoveGen {
     pub(super) min_pos: i32,
     /// Bombs must have a power above this.
     pub(super) min_power: i32,
+    /// Ladder positions runs may start at (all, unless `leave_out_above`).
+    pub(super) run_cap: u16,
 }
 
 impl MoveGen {
@@ -69,7 +71,16 @@ impl MoveGen {
             Some(t) if t.kind.is_bomb() => (BOMB_FAMILIES, i32::MAX, t.bomb_power(level) as i32),
             Some(t) => (1 << t.kind as u8 | BOMB_FAMILIES, t.value(level) as i32, 0),
         };
-        MoveGen { c: Counts::new(hand, level), t: tables(), rules, kinds, vmask: value_mask(level, min_value), min_pos: min_value, min_power }
+        MoveGen {
+            c: Counts::new(hand, level),
+            t: tables(),
+            rules,
+            kinds,
+            vmask: value_mask(level, min_value),
+            min_pos: min_value,
+            min_power,
+            run_cap: u16::MAX,
+        }
     }
 
     /// Leaves the bombs (same-rank bombs, straight flushes, the joker bomb)
@@ -77,6 +88,15 @@ impl MoveGen {
     #[inline(always)]
     pub fn leave_out_bombs(&mut self) {
         self.kinds &= !BOMB_FAMILIES;
+    }
+
+    /// Leaves the plays valued above `value` (`Combo::value`: the rank's
+    /// value, a run's ladder position) out of every listing from now on;
+    /// the plays left come in the same order.
+    #[inline(always)]
+    pub fn leave_out_above(&mut self, value: u8) {
+        self.vmask &= !value_mask(self.c.level, value as i32);
+        self.run_cap = positions(0, value.min(15) + 1);
     }
 
     /// Appends every legal play to `out` (not cleared), in the order of [`generate`].

@@ -13,7 +13,7 @@ impl MoveGen {
     pub(in crate::movegen) fn straights<const CARDS: bool, S: Sink>(&self, s: &mut S) {
         let wild = self.c.wild;
         let ladder = to_ladder(self.c.ge(1) & NATURAL_RANKS);
-        let windows = completable(&[!ladder], 5, wild) & positions(self.min_pos.saturating_add(1), 10);
+        let windows = completable(&[!ladder], 5, wild) & positions(self.min_pos.saturating_add(1), 10) & self.run_cap;
         let f1 = if CARDS { 0 } else { self.c.first1() };
         let wb = [self.c.wild_bits(0), self.c.wild_bits(1), self.c.wild_bits(2)];
         for pos in bits(windows) {
@@ -49,7 +49,7 @@ impl MoveGen {
         let wild = self.c.wild;
         let l1 = to_ladder(self.c.ge(1) & NATURAL_RANKS);
         let l2 = to_ladder(self.c.ge(2) & NATURAL_RANKS);
-        let windows = completable(&[!l1, !l2], 3, wild) & positions(self.min_pos.saturating_add(1), 12);
+        let windows = completable(&[!l1, !l2], 3, wild) & positions(self.min_pos.saturating_add(1), 12) & self.run_cap;
         let (f1, f2) = if CARDS { (0, 0) } else { (self.c.first1(), self.c.first2()) };
         let wb = [self.c.wild_bits(0), self.c.wild_bits(1), self.c.wild_bits(2)];
         for pos in bits(windows) {
@@ -88,7 +88,7 @@ impl MoveGen {
         let l1 = to_ladder(self.c.ge(1) & NATURAL_RANKS);
         let l2 = to_ladder(self.c.ge(2) & NATURAL_RANKS);
         let l3 = to_ladder(self.c.ge(3) & NATURAL_RANKS);
-        let windows = completable(&[!l1, !l2, !l3], 2, wild) & positions(self.min_pos.saturating_add(1), 13);
+        let windows = completable(&[!l1, !l2, !l3], 2, wild) & positions(self.min_pos.saturating_add(1), 13) & self.run_cap;
         for pos in bits(windows) {
             let r = [LADDER[pos as usize], LADDER[pos as usize + 1]];
             let d = r.map(|r| 3u8.saturating_sub(self.c.nat(r)));
