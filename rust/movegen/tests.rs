@@ -3,7 +3,7 @@
 //! `generate`, and the word-level counts against per-rank counts.
 
 use super::*;
-use crate::cards::card::parse_level;
+use crate::cards::card::{parse_level, Card, HEARTS};
 use crate::cards::cardset::CardSet;
 use crate::movegen::bits::{pop, to_ladder};
 use crate::movegen::combo::{Combo, Kind};
@@ -166,6 +166,23 @@ fn count_and_nth_agree_with_generate() {
         }
     }
     assert!(checked > 10_000);
+}
+
+#[test]
+fn lowest_natural_value_is_the_lowest_natural_single_listed() {
+    let mut v = Vec::new();
+    for (hand, level, _, rules) in sample_positions(300) {
+        let g = MoveGen::new(hand, level, None, rules);
+        v.clear();
+        g.generate(Mode::Cards, &mut v);
+        let wildcard = Card::natural(level, HEARTS);
+        let want = v
+            .iter()
+            .filter(|m| m.combo.kind == Kind::Single && m.combo.rank < 13 && m.cards.count(wildcard) == 0)
+            .map(|m| m.combo.value(level))
+            .min();
+        assert_eq!(g.lowest_natural_value(), want, "{hand} level {level}");
+    }
 }
 
 #[test]

@@ -14,7 +14,7 @@
 
 use crate::cards::card::{RANK_BJ, RANK_RJ};
 use crate::cards::cardset::CardSet;
-use crate::movegen::bits::{positions, ONE_BJ, ONE_RJ};
+use crate::movegen::bits::{positions, NATURAL_RANKS, ONE_BJ, ONE_RJ};
 use crate::movegen::combo::{Combo, Kind};
 use crate::movegen::counts::Counts;
 use crate::movegen::sinks::{Count, Lists, Nth, Push, Sink, Visit};
@@ -88,6 +88,19 @@ impl MoveGen {
     #[inline(always)]
     pub fn leave_out_bombs(&mut self) {
         self.kinds &= !BOMB_FAMILIES;
+    }
+
+    /// The value (`Combo::value`) of the hand's lowest single natural card
+    /// (neither a wildcard nor a joker), `None` when it holds none.
+    #[inline(always)]
+    pub fn lowest_natural_value(&self) -> Option<u8> {
+        let held = self.c.ge(1) & NATURAL_RANKS;
+        let below_level = held & !(1 << self.c.level);
+        if below_level != 0 {
+            Some(below_level.trailing_zeros() as u8)
+        } else {
+            (held != 0).then_some(13)
+        }
     }
 
     /// Leaves the plays valued above `value` (`Combo::value`: the rank's

@@ -159,19 +159,13 @@ pub fn pick(state: &PlayState, mode: Mode) -> Option<Move> {
     // A lead that cannot go out is the lowest play: the lowest natural
     // single is a candidate, so no bomb and nothing valued above it can be.
     if !p.scan.following && !p.scan.may_go_out() {
-        if let Some(low) = lowest_natural(state.hands[state.current as usize], state.level) {
+        if let Some(low) = g.lowest_natural_value() {
             g.leave_out_bombs();
             g.leave_out_above(low);
         }
     }
     g.visit(mode, &mut p);
     p.scan.choice().and(p.chosen)
-}
-
-/// The lowest value of a natural card of `hand` (neither a wildcard nor a joker).
-fn lowest_natural(hand: CardSet, level: u8) -> Option<u8> {
-    let wild = if level < 13 { hand.count(crate::cards::card::Card::natural(level, crate::cards::card::HEARTS)) } else { 0 };
-    (0..13u8).filter(|&r| hand.rank_count(r) > if r == level { wild } else { 0 }).map(|r| rank_value(r, level)).min()
 }
 
 /// A `Scan` over the plays as they are found, keeping the one it would choose.
