@@ -48,6 +48,8 @@ import guandan_fast as gf
 
 POLICIES = ("rule", "rule", "rule-v1", "greedy")
 KINDS = len(gf.KINDS)
+#: The hand sizes of the next seat, the partner and the previous seat in `encode_observation`.
+OTHER_SIZES = slice(gf.OBSERVATION_LAYOUT["hand_sizes"].start + 1, gf.OBSERVATION_LAYOUT["hand_sizes"].stop)
 
 
 def pass_features(passes: list[tuple[int, int, int, int]], seat: int) -> np.ndarray:
@@ -145,7 +147,7 @@ def network(inputs: int, hidden: int):  # type: ignore[no-untyped-def]
 
         def forward(self, x: torch.Tensor) -> torch.Tensor:
             z = self.f(x).view(-1, 3, 54)
-            out = x[:, 487:490] <= 0  # encode_observation's hand sizes of next, partner, prev
+            out = x[:, OTHER_SIZES] <= 0
             return torch.log_softmax(z.masked_fill(out.unsqueeze(2), -1e9), dim=1)
 
     return Net()
