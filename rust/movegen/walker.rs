@@ -95,7 +95,7 @@ impl MoveGen {
     #[inline(always)]
     pub fn lowest_natural_value(&self) -> Option<u8> {
         let held = self.c.ge(1) & NATURAL_RANKS;
-        let below_level = held & !(1 << self.c.level);
+        let below_level = held & !1u16.checked_shl(self.c.level as u32).unwrap_or(0);
         if below_level != 0 {
             Some(below_level.trailing_zeros() as u8)
         } else {
