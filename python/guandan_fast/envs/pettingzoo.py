@@ -184,50 +184,40 @@ def _last(self: Any, observe: bool = True) -> tuple[Any, float, bool, bool, dict
 
 
 def _order_enforcing_steps(base: Any) -> dict[str, Any]:
-    """`OrderEnforcingWrapper`'s observe and step, outermost in `env()`: once
-    reset with agents left, an observation, and a legal step under the kept
-    mask, do at once what the two wrappers inside would (`_illegal`, the
-    `TerminateIllegalWrapper` of the same env, keeps the acting agent's
-    observation; an index of the space passes `AssertOutOfBoundsWrapper`);
-    any other step goes down the wrappers, and anything else (errors,
-    warnings) is the wrapper's own. Its reset makes the state readable (see
-    `_state_read`), and so `_last`."""
-
-    def observe(self: Any, agent: str) -> Any:
-        if self._has_reset:
-            bare = self._bare
-            obs = bare.observe(agent)
-            if agent == bare.agent_selection:
-                illegal = self._illegal
-                illegal._prev_obs = obs
-                infos = bare.infos
-                illegal._prev_info = infos[agent] if agent in infos else {}
-            return obs
-        return base.observe(self, agent)
+    """`OrderEnforcingWrapper`'s reset and step, outermost in `env()`. Once
+    reset, observing is the bare env's own `observe` (set on the instance:
+    the wrappers inside only remember the acting agent's observation for
+    their step, which looks again when it holds none), and a step of a live
+    agent with an index of the space is tried on the bare env first: a
+    legal one is taken there, what the wrappers inside would do; an illegal
+    one changes nothing there (this package's errors) and goes down the
+    wrappers, which end the episode as PettingZoo's own do. Any other step
+    goes down the wrappers, and anything else (errors, warnings) is the
+    wrapper's own. Its reset makes the state readable (see `_state_read`),
+    and so `_last`."""
 
     def reset(self: Any, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self._live = self._bare
+        bare = self._bare
+        self._live = bare
         base.reset(self, seed=seed, options=options)
+        self.observe = bare.observe
 
     def step(self: Any, action: Any) -> None:
         bare = self._bare
-        if not (self._has_reset and bare.agents):
-            base.step(self, action)
-            return
-        self._has_updated = True
-        illegal = self._illegal
-        prev = illegal._prev_obs
-        if type(prev) is dict and type(action) is int and 0 <= action < actions.SIZE:
+        if self._has_reset and bare.agents and type(action) is int and 0 <= action < actions.SIZE:
+            self._has_updated = True
             agent = bare.agent_selection
-            mask = prev.get("action_mask")
-            if mask is not None and not bare.terminations[agent] and not bare.truncations[agent] and mask[action]:
-                illegal._prev_obs = None
-                illegal._prev_info = None
-                bare.step(action)
-                return
-        self.env.step(action)
+            if self._illegal._prev_obs is None and not bare.terminations[agent] and not bare.truncations[agent]:
+                try:
+                    bare.step(action)
+                    return
+                except gf.IllegalMoveError:
+                    pass
+            self.env.step(action)
+            return
+        base.step(self, action)
 
-    return {"observe": observe, "reset": reset, "step": step}
+    return {"reset": reset, "step": step}
 
 
 def _out_of_bounds_steps(base: Any) -> dict[str, Any]:
