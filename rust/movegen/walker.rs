@@ -103,6 +103,26 @@ impl MoveGen {
         }
     }
 
+    /// The lowest value (`Combo::value`) of a rank that beats the top and
+    /// holds at least `k` natural cards (jokers included), `None` when none does.
+    #[inline(always)]
+    pub fn lowest_natural_value_beating(&self, k: u8) -> Option<u8> {
+        let held = self.c.ge(k) & self.vmask;
+        let level_bit = 1u16.checked_shl(self.c.level as u32).unwrap_or(0) & NATURAL_RANKS;
+        let others = held & NATURAL_RANKS & !level_bit;
+        if others != 0 {
+            Some(others.trailing_zeros() as u8)
+        } else if held & level_bit != 0 {
+            Some(13)
+        } else if held >> RANK_BJ & 1 != 0 {
+            Some(14)
+        } else if held >> RANK_RJ & 1 != 0 {
+            Some(15)
+        } else {
+            None
+        }
+    }
+
     /// Leaves the plays valued above `value` (`Combo::value`: the rank's
     /// value, a run's ladder position) out of every listing from now on;
     /// the plays left come in the same order.
