@@ -94,29 +94,29 @@ impl MoveGen {
     /// (neither a wildcard nor a joker), `None` when it holds none.
     #[inline(always)]
     pub fn lowest_natural_value(&self) -> Option<u8> {
-        let held = self.c.ge(1) & NATURAL_RANKS;
-        let below_level = held & !1u16.checked_shl(self.c.level as u32).unwrap_or(0);
-        if below_level != 0 {
-            Some(below_level.trailing_zeros() as u8)
-        } else {
-            (held != 0).then_some(13)
-        }
+        self.lowest_value(self.c.ge(1) & NATURAL_RANKS)
     }
 
     /// The lowest value (`Combo::value`) of a rank that beats the top and
     /// holds at least `k` natural cards (jokers included), `None` when none does.
     #[inline(always)]
     pub fn lowest_natural_value_beating(&self, k: u8) -> Option<u8> {
-        let held = self.c.ge(k) & self.vmask;
+        self.lowest_value(self.c.ge(k) & self.vmask)
+    }
+
+    /// The lowest value (`Combo::value`) of the ranks in `ranks` (bits
+    /// 0..=14: the natural ranks, the small and the big joker), `None` when none.
+    #[inline(always)]
+    fn lowest_value(&self, ranks: u16) -> Option<u8> {
         let level_bit = 1u16.checked_shl(self.c.level as u32).unwrap_or(0) & NATURAL_RANKS;
-        let others = held & NATURAL_RANKS & !level_bit;
+        let others = ranks & NATURAL_RANKS & !level_bit;
         if others != 0 {
             Some(others.trailing_zeros() as u8)
-        } else if held & level_bit != 0 {
+        } else if ranks & level_bit != 0 {
             Some(13)
-        } else if held >> RANK_BJ & 1 != 0 {
+        } else if ranks >> RANK_BJ & 1 != 0 {
             Some(14)
-        } else if held >> RANK_RJ & 1 != 0 {
+        } else if ranks >> RANK_RJ & 1 != 0 {
             Some(15)
         } else {
             None

@@ -168,13 +168,8 @@ pub fn pick(state: &PlayState, mode: Mode) -> Option<Move> {
     // lowest natural play that beats, when there is one: no play with a
     // wildcard, no bomb and nothing valued above it can be.
     if p.scan.following && !p.scan.may_go_out() {
-        let k = match state.top.map(|t| t.combo.kind) {
-            Some(Kind::Single) => 1,
-            Some(Kind::Pair) => 2,
-            Some(Kind::Triple) => 3,
-            _ => 0,
-        };
-        if let Some(low) = (k > 0).then(|| g.lowest_natural_value_beating(k)).flatten() {
+        let top = state.top.filter(|t| matches!(t.combo.kind, Kind::Single | Kind::Pair | Kind::Triple));
+        if let Some(low) = top.and_then(|t| g.lowest_natural_value_beating(t.combo.size)) {
             g.leave_out_bombs();
             g.leave_out_above(low);
         }
