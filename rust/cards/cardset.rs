@@ -208,6 +208,17 @@ pub fn byte_count(b: u8) -> u8 {
     ((b & 0x55).count_ones() + 2 * (b & 0xAA).count_ones()) as u8
 }
 
+/// `byte_count` of every byte of a card set's word at once (byte r: the
+/// cards of natural rank r; byte 13: both jokers'), the 2-bit counts
+/// summed in place: suit pairs in nibbles, then bytes.
+#[inline(always)]
+pub fn byte_counts(x: u128) -> u128 {
+    const PAIRS: u128 = 0x3333_3333_3333_3333_3333_3333_3333_3333;
+    const NIBBLES: u128 = 0x0F0F_0F0F_0F0F_0F0F_0F0F_0F0F_0F0F_0F0F;
+    let s = (x & PAIRS) + ((x >> 2) & PAIRS);
+    (s & NIBBLES) + ((s >> 4) & NIBBLES)
+}
+
 impl fmt::Display for CardSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut first = true;

@@ -2,7 +2,7 @@
 //! word with a few operations: natural cards per rank, ranks with at least
 //! `k` cards, the lowest-index cards of each rank, suits per rank.
 
-use crate::cards::cardset::CardSet;
+use crate::cards::cardset::{byte_counts, CardSet};
 #[cfg(test)]
 use crate::movegen::bits::to_ladder;
 use crate::movegen::bits::{gather_bytes, lowest_field, BYTES_HI, BYTES_HI128, BYTES_LO};
@@ -39,14 +39,10 @@ pub(super) struct Counts {
 impl Counts {
     #[inline(always)]
     pub(super) fn new(hand: CardSet, level: u8) -> Counts {
-        const M2: u128 = 0x3333_3333_3333_3333_3333_3333_3333_3333;
-        const M4: u128 = 0x0F0F_0F0F_0F0F_0F0F_0F0F_0F0F_0F0F_0F0F;
         let x = hand.0;
         let wild = x.to_le_bytes()[level as usize & 15] & 3;
         let nat_bits = x & NATURALS_AT[level as usize & 15];
-        let s = (nat_bits & M2) + ((nat_bits >> 2) & M2);
-        let c = (s & M4) + ((s >> 4) & M4);
-        let cnt = c | (((x >> 104) & 3) << 104) | (((x >> 106) & 3) << 112);
+        let cnt = byte_counts(nat_bits) | (((x >> 104) & 3) << 104) | (((x >> 106) & 3) << 112);
         let halves = [cnt as u64, (cnt >> 64) as u64];
         Counts {
             level,

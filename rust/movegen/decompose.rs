@@ -19,7 +19,7 @@
 //! a lookup.
 
 use crate::cards::card::{Card, BJ, HEARTS, RANK_A, RANK_RJ, RJ};
-use crate::cards::cardset::CardSet;
+use crate::cards::cardset::{byte_counts, CardSet};
 use crate::movegen::combo::{rank_value, run_position, Combo, Kind};
 use crate::movegen::{ComboRules, Move};
 use std::cell::RefCell;
@@ -49,13 +49,8 @@ fn field(k: Key, shift: u32) -> u8 {
 /// The packed counts of `hand` at `level`.
 #[inline]
 fn key_of(hand: CardSet, level: u8, rules: ComboRules) -> Key {
-    // A rank's four 2-bit suit counts summed in place (suit pairs in
-    // nibbles, then ranks in bytes), the 13 bytes then packed to nibbles.
-    const PAIRS: u128 = 0x3333_3333_3333_3333_3333_3333_3333_3333;
-    const NIBBLES: u128 = 0x0F0F_0F0F_0F0F_0F0F_0F0F_0F0F_0F0F_0F0F;
-    let x = hand.0 & ((1 << 104) - 1);
-    let x = (x & PAIRS) + ((x >> 2) & PAIRS);
-    let x = (x & NIBBLES) + ((x >> 4) & NIBBLES);
+    // Each natural rank's cards counted in its byte, the 13 bytes then packed to nibbles.
+    let x = byte_counts(hand.0 & ((1 << 104) - 1));
     let x = (x | (x >> 4)) & 0x00FF_00FF_00FF_00FF_00FF_00FF_00FF_00FF;
     let x = (x | (x >> 8)) & 0x0000_FFFF_0000_FFFF_0000_FFFF_0000_FFFF;
     let x = (x | (x >> 16)) & 0x0000_0000_FFFF_FFFF_0000_0000_FFFF_FFFF;

@@ -11,6 +11,7 @@
 //! pins the order.
 
 use crate::cards::card::{rank_text, Card, NUM_FACES, RANK_A, RANK_BJ, RANK_RJ, SUIT_CHARS};
+use crate::cards::cardset::byte_counts;
 use crate::game::Action;
 use crate::movegen::combo::{ladder_rank, run_position, Combo, Kind, NO_SUIT};
 use crate::movegen::Move;
@@ -247,12 +248,8 @@ fn table() -> &'static Table {
 /// one byte a rank: 0..=12, then the small and the big joker.
 #[inline(always)]
 fn naturals_of(cards: u128, level: u8) -> u128 {
-    const M2: u128 = 0x3333_3333_3333_3333_3333_3333_3333_3333;
-    const M4: u128 = 0x0F0F_0F0F_0F0F_0F0F_0F0F_0F0F_0F0F_0F0F;
     let x = cards & ((1u128 << 104) - 1) & !(3u128 << (8 * level as u32));
-    let s = (x & M2) + ((x >> 2) & M2);
-    let c = (s & M4) + ((s >> 4) & M4);
-    c | ((cards >> 104) & 3) << 104 | ((cards >> 106) & 3) << 112
+    byte_counts(x) | ((cards >> 104) & 3) << 104 | ((cards >> 106) & 3) << 112
 }
 
 /// The index of a play at `level` (its pattern: any physical cards of the
