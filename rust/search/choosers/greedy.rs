@@ -156,20 +156,17 @@ pub fn pick(state: &PlayState, mode: Mode) -> Option<Move> {
     if !p.scan.danger && !p.scan.may_go_out() {
         g.leave_out_bombs();
     }
-    // A lead that cannot go out is the lowest play: the lowest natural
-    // single is a candidate, so no bomb and nothing valued above it can be.
-    if !p.scan.following && !p.scan.may_go_out() {
-        if let Some(low) = g.lowest_natural_value() {
-            g.leave_out_bombs();
-            g.leave_out_above(low);
-        }
-    }
-    // A follow of a single, pair or triple that cannot go out is the
-    // lowest natural play that beats, when there is one: no play with a
-    // wildcard, no bomb and nothing valued above it can be.
-    if p.scan.following && !p.scan.may_go_out() {
-        let top = state.top.filter(|t| matches!(t.combo.kind, Kind::Single | Kind::Pair | Kind::Triple));
-        if let Some(low) = top.and_then(|t| g.lowest_natural_value_beating(t.combo.size)) {
+    // A play that cannot go out is the one of fewest wildcards, then
+    // lowest value: a lead's lowest natural single is a candidate, and so
+    // is a follow's lowest natural single, pair or triple that beats, when
+    // there is one; then no bomb and nothing valued above it can be chosen.
+    if !p.scan.may_go_out() {
+        let low = match state.top {
+            None => g.lowest_natural_value(),
+            Some(t) if matches!(t.combo.kind, Kind::Single | Kind::Pair | Kind::Triple) => g.lowest_natural_value_beating(t.combo.size),
+            Some(_) => None,
+        };
+        if let Some(low) = low {
             g.leave_out_bombs();
             g.leave_out_above(low);
         }
@@ -213,7 +210,7 @@ mod tests {
     use crate::movegen::ComboRules;
 
     /// Random deals, both listing modes: the play found without a list (a
-    /// lead walking only what can hold its choice) is
+    /// lead or follow walking only what can hold its choice) is
     /// the one `choose` picks from the list, at every decision.
     #[test]
     fn pick_is_choose_on_the_listed_plays() {
