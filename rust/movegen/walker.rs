@@ -104,6 +104,14 @@ impl MoveGen {
         self.lowest_value(self.c.ge(k) & self.vmask)
     }
 
+    /// Whether the hand's cards other than wildcards are all of one rank
+    /// (the small and the big joker are two ranks), or there are none.
+    #[inline(always)]
+    pub fn one_rank(&self) -> bool {
+        let r = self.c.ge(1);
+        r & r.wrapping_sub(1) == 0
+    }
+
     /// The lowest value (`Combo::value`) of the ranks in `ranks` (bits
     /// 0..=14: the natural ranks, the small and the big joker), `None` when none.
     #[inline(always)]

@@ -150,17 +150,24 @@ pub fn pick(state: &PlayState, mode: Mode) -> Option<Move> {
         return None;
     }
     let mut g = state.move_gen();
+    // A play that empties the hand takes all of it: it is of one rank
+    // besides wildcards (a single, pair, triple or same-rank bomb), or the
+    // joker bomb (four cards), a full house, straight or straight flush
+    // (five), a tube or plate (six).
+    let may_go_out = p.scan.may_go_out() && (matches!(p.scan.hand, 4..=6) || g.one_rank());
+    if p.scan.yield_to_partner && !may_go_out {
+        return None;
+    }
     // Bombs are skipped unless an opponent is close to going out (when
-    // leading, a single is always there instead), and none empties a hand
-    // of more than ten cards.
-    if !p.scan.danger && !p.scan.may_go_out() {
+    // leading, a single is always there instead) or one may empty the hand.
+    if !p.scan.danger && !may_go_out {
         g.leave_out_bombs();
     }
     // A play that cannot go out is the one of fewest wildcards, then
     // lowest value: a lead's lowest natural single is a candidate, and so
     // is a follow's lowest natural single, pair or triple that beats, when
     // there is one; then no bomb and nothing valued above it can be chosen.
-    if !p.scan.may_go_out() {
+    if !may_go_out {
         let low = match state.top {
             None => g.lowest_natural_value(),
             Some(t) if matches!(t.combo.kind, Kind::Single | Kind::Pair | Kind::Triple) => g.lowest_natural_value_beating(t.combo.size),
@@ -239,5 +246,41 @@ mod tests {
             }
         }
         assert!(decisions > 15000);
+    }
+
+    /// Hands that are one play: a bomb (of one rank and wildcards, a
+    /// straight flush, the joker bomb) of another size than the plays
+    /// around it, a lead of six cards, a play over the partner's. The play
+    /// goes out, as `choose` picks it from the list.
+    #[test]
+    fn a_hand_that_is_one_play_goes_out_with_it() {
+        let far = "3s 3c 4s 4c 5s 5c 6s 6c 8s 8c 9s 9c";
+        // Seat 1's hand, and the play it follows with the seat that made it.
+        for (hand, lead) in [
+            ("Ts Ts Js Js Qs Qs", None),
+            ("7s 7s 7c 7c 7d 7d 2h", None),
+            ("7s 7s 7c 7c 7d 7d", Some((0, "3d"))),
+            ("7s 7s 7c 7c 7d 7d 7h 2h", Some((0, "3d 3d"))),
+            ("3h 4h 5h 6h 7h", Some((0, "3d"))),
+            ("BJ BJ RJ RJ", Some((0, "3d 3d"))),
+            ("Ts Ts Js Js Qs Qs", Some((3, "3d 3d 4d 4d 5d 5d"))),
+        ] {
+            let hands = [&format!("3d 3d {far}"), hand, far, &format!("3d 3d 4d 4d 5d 5d {far}")].map(|t| CardSet::parse(t).unwrap());
+            let mut s = PlayState::new(hands, crate::cards::card::parse_level("2").unwrap(), 1, ComboRules::default());
+            if let Some((seat, lead)) = lead {
+                s.current = seat;
+                let cards = CardSet::parse(lead).unwrap();
+                s.play_unchecked(crate::movegen::classify(cards, s.level, s.rules)[0]);
+                if seat == 3 {
+                    s.pass_unchecked();
+                }
+                assert_eq!(s.current, 1);
+            }
+            let mut buf = Vec::new();
+            s.moves(Mode::Pattern, &mut buf);
+            let want = choose(&s, &buf).map(|i| buf[i]);
+            assert_eq!(want.map(|m| m.cards), Some(s.hands[1]), "{hand}");
+            assert_eq!(pick(&s, Mode::Pattern), want, "{hand}");
+        }
     }
 }
