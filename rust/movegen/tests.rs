@@ -186,26 +186,25 @@ fn lowest_natural_value_is_the_lowest_natural_single_listed() {
 }
 
 #[test]
-fn lowest_natural_value_beating_is_the_lowest_natural_play_of_the_top_kind_listed() {
+fn lowest_natural_play_beating_is_the_first_natural_play_of_the_top_kind_at_the_lowest_value_listed() {
     let mut v = Vec::new();
     let mut checked = 0;
     for (hand, level, top, rules) in sample_positions(300) {
         let Some(top) = top else { continue };
-        let k = match top.kind {
-            Kind::Single => 1,
-            Kind::Pair => 2,
-            Kind::Triple => 3,
-            _ => continue,
-        };
+        if !matches!(top.kind, Kind::Single | Kind::Pair | Kind::Triple) {
+            continue;
+        }
         let g = MoveGen::new(hand, level, Some(top), rules);
-        v.clear();
-        g.generate(Mode::Cards, &mut v);
-        let wildcard = Card::natural(level, HEARTS);
-        let want = v.iter().filter(|m| m.combo.kind == top.kind && m.cards.count(wildcard) == 0).map(|m| m.combo.value(level)).min();
-        assert_eq!(g.lowest_natural_value_beating(k), want, "{hand} level {level} over {top:?}");
-        checked += 1;
+        for mode in [Mode::Pattern, Mode::Cards] {
+            v.clear();
+            g.generate(mode, &mut v);
+            let wildcard = Card::natural(level, HEARTS);
+            let want = v.iter().filter(|m| m.combo.kind == top.kind && m.cards.count(wildcard) == 0).min_by_key(|m| m.combo.value(level));
+            assert_eq!(g.lowest_natural_play_beating(top.kind, top.size), want.copied(), "{hand} level {level} over {top:?} {mode:?}");
+            checked += 1;
+        }
     }
-    assert!(checked > 200, "{checked} follows of singles, pairs and triples");
+    assert!(checked > 400, "{checked} follows of singles, pairs and triples");
 }
 
 #[test]

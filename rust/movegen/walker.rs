@@ -15,7 +15,7 @@
 use crate::cards::card::{RANK_BJ, RANK_RJ};
 use crate::cards::cardset::CardSet;
 use crate::movegen::bits::{positions, NATURAL_RANKS, ONE_BJ, ONE_RJ};
-use crate::movegen::combo::{Combo, Kind};
+use crate::movegen::combo::{rank_value, Combo, Kind};
 use crate::movegen::counts::Counts;
 use crate::movegen::sinks::{Count, Lists, Nth, Push, Sink, Visit};
 use crate::movegen::tables::{tables, value_mask, SubTables};
@@ -94,14 +94,21 @@ impl MoveGen {
     /// (neither a wildcard nor a joker), `None` when it holds none.
     #[inline(always)]
     pub fn lowest_natural_value(&self) -> Option<u8> {
-        self.lowest_value(self.c.ge(1) & NATURAL_RANKS)
+        self.lowest_rank(self.c.ge(1) & NATURAL_RANKS).map(|r| rank_value(r, self.c.level))
     }
 
-    /// The lowest value (`Combo::value`) of a rank that beats the top and
-    /// holds at least `k` natural cards (jokers included), `None` when none does.
+    /// The first play listed of `k` natural cards (jokers included) of one
+    /// rank, of kind `kind` (a single, pair or triple of `k` cards), at the
+    /// lowest value that beats the top; `None` when no rank has them.
     #[inline(always)]
-    pub fn lowest_natural_value_beating(&self, k: u8) -> Option<u8> {
-        self.lowest_value(self.c.ge(k) & self.vmask)
+    pub fn lowest_natural_play_beating(&self, kind: Kind, k: u8) -> Option<Move> {
+        let r = self.lowest_rank(self.c.ge(k) & self.vmask)?;
+        let cards = match r {
+            RANK_BJ => (k as u128) * ONE_BJ,
+            RANK_RJ => (k as u128) * ONE_RJ,
+            _ => self.first_bits(r, k),
+        };
+        Some(Move { cards: CardSet(cards), combo: Combo::new(kind, r, k), wild: 0 })
     }
 
     /// Whether the hand's cards other than wildcards are all of one rank
@@ -112,20 +119,20 @@ impl MoveGen {
         r & r.wrapping_sub(1) == 0
     }
 
-    /// The lowest value (`Combo::value`) of the ranks in `ranks` (bits
-    /// 0..=14: the natural ranks, the small and the big joker), `None` when none.
+    /// The rank of lowest value (`Combo::value`) among `ranks` (bits 0..=14:
+    /// the natural ranks, the small and the big joker), `None` when none.
     #[inline(always)]
-    fn lowest_value(&self, ranks: u16) -> Option<u8> {
+    fn lowest_rank(&self, ranks: u16) -> Option<u8> {
         let level_bit = 1u16.checked_shl(self.c.level as u32).unwrap_or(0) & NATURAL_RANKS;
         let others = ranks & NATURAL_RANKS & !level_bit;
         if others != 0 {
             Some(others.trailing_zeros() as u8)
         } else if ranks & level_bit != 0 {
-            Some(13)
+            Some(self.c.level)
         } else if ranks >> RANK_BJ & 1 != 0 {
-            Some(14)
+            Some(RANK_BJ)
         } else if ranks >> RANK_RJ & 1 != 0 {
-            Some(15)
+            Some(RANK_RJ)
         } else {
             None
         }

@@ -164,18 +164,23 @@ pub fn pick(state: &PlayState, mode: Mode) -> Option<Move> {
         g.leave_out_bombs();
     }
     // A play that cannot go out is the one of fewest wildcards, then
-    // lowest value: a lead's lowest natural single is a candidate, and so
-    // is a follow's lowest natural single, pair or triple that beats, when
-    // there is one; then no bomb and nothing valued above it can be chosen.
+    // lowest value: a follow's lowest natural single, pair or triple that
+    // beats, when there is one; when leading, the lowest natural single is
+    // a candidate, and then no bomb and nothing valued above it can be chosen.
     if !may_go_out {
-        let low = match state.top {
-            None => g.lowest_natural_value(),
-            Some(t) if matches!(t.combo.kind, Kind::Single | Kind::Pair | Kind::Triple) => g.lowest_natural_value_beating(t.combo.size),
-            Some(_) => None,
-        };
-        if let Some(low) = low {
-            g.leave_out_bombs();
-            g.leave_out_above(low);
+        match state.top {
+            None => {
+                if let Some(low) = g.lowest_natural_value() {
+                    g.leave_out_bombs();
+                    g.leave_out_above(low);
+                }
+            }
+            Some(t) if matches!(t.combo.kind, Kind::Single | Kind::Pair | Kind::Triple) => {
+                if let Some(m) = g.lowest_natural_play_beating(t.combo.kind, t.combo.size) {
+                    return Some(m);
+                }
+            }
+            Some(_) => {}
         }
     }
     g.visit(mode, &mut p);
