@@ -146,28 +146,30 @@ pub fn pick(state: &PlayState, mode: Mode) -> Option<Move> {
         return None;
     }
     let mut p = Picker { scan: Scan::new(state), chosen: None };
+    // Passing over the partner, decided before the generator is built
+    // when the hand is too large for any play (below, when it is not one play).
     if p.scan.yield_to_partner && !p.scan.may_go_out() {
         return None;
     }
     let mut g = state.move_gen();
-    // A play that empties the hand takes all of it: it is of one rank
-    // besides wildcards (a single, pair, triple or same-rank bomb), or the
-    // joker bomb (four cards), a full house, straight or straight flush
-    // (five), a tube or plate (six).
-    let may_go_out = p.scan.may_go_out() && (matches!(p.scan.hand, 4..=6) || g.one_rank());
-    if p.scan.yield_to_partner && !may_go_out {
+    // Whether the hand may be one play, the only way a play empties it: of
+    // one rank besides wildcards (a single, pair, triple or same-rank
+    // bomb), or the joker bomb (four cards), a full house, straight or
+    // straight flush (five), a tube or plate (six).
+    let one_play = p.scan.may_go_out() && (matches!(p.scan.hand, 4..=6) || g.one_rank());
+    if p.scan.yield_to_partner && !one_play {
         return None;
     }
     // Bombs are skipped unless an opponent is close to going out (when
     // leading, a single is always there instead) or one may empty the hand.
-    if !p.scan.danger && !may_go_out {
+    if !p.scan.danger && !one_play {
         g.leave_out_bombs();
     }
     // A play that cannot go out is the one of fewest wildcards, then
     // lowest value: a follow's lowest natural single, pair or triple that
     // beats, when there is one; when leading, the lowest natural single is
     // a candidate, and then no bomb and nothing valued above it can be chosen.
-    if !may_go_out {
+    if !one_play {
         match state.top {
             None => {
                 if let Some(low) = g.lowest_natural_value() {
