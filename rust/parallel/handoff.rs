@@ -65,39 +65,39 @@ pub(super) fn offer(pool: &rayon::ThreadPool, helpers: usize, work: &(dyn Fn() +
         pool.spawn(help);
     }
     work();
-    back.wait();
-    let panic = DESK.panic.lock().unwrap_or_else(|e| e.into_inner()).take();
-    DESK.taken.store(false, SeqCst);
-    if let Some(p) = panic {
+    if let Some(p) = back.finish() {
         resume_unwind(p);
     }
     true
 }
 
-/// The caller's hold on the desk: takes the work off it and waits for
-/// the helpers inside it (`wait`, or on unwinding, which also frees the desk).
+/// The caller's hold on the desk: on `finish`, or on unwinding (when the
+/// caller's own panic is the one that goes on), takes the work off the
+/// desk, waits for the helpers inside it and frees the desk.
 struct Back;
 
 impl Back {
-    fn wait(self) {
-        Back::retract();
+    /// Frees the desk; a helper's panic inside the work, if any.
+    fn finish(self) -> Option<Box<dyn Any + Send>> {
+        let panic = Back::release();
         std::mem::forget(self);
+        panic
     }
 
-    fn retract() {
+    fn release() -> Option<Box<dyn Any + Send>> {
         *DESK.lent.lock().unwrap_or_else(|e| e.into_inner()) = None;
         while DESK.busy.load(SeqCst) > 0 {
             std::hint::spin_loop();
         }
+        let panic = DESK.panic.lock().unwrap_or_else(|e| e.into_inner()).take();
+        DESK.taken.store(false, SeqCst);
+        panic
     }
 }
 
 impl Drop for Back {
     fn drop(&mut self) {
-        Back::retract();
-        // The caller's own panic is the one that goes on.
-        DESK.panic.lock().unwrap_or_else(|e| e.into_inner()).take();
-        DESK.taken.store(false, SeqCst);
+        Back::release();
     }
 }
 
