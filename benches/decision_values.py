@@ -1,0 +1,212 @@
+"""What the decisions of a sparring record are worth, one decision at a
+time: every legal action of a position estimated by rule rollouts, and the
+choices of the recorded bot and of any built-in policy scored against those
+estimates.
+
+Two steps, each a subcommand:
+
+- ``label``: reads `benches/sparring.py` records, keeps a seeded sample of
+  the play decisions of our bots with two or more legal actions, and
+  estimates every legal action there by `gf.evaluate` (the hidden hands
+  dealt from the seat's knowledge, every seat then playing ``rule``; level
+  points of the deal). One JSON line a position: the position text, the
+  action the record holds, the legal actions and their estimates.
+- ``report``: the mean estimate of the recorded choices and of each
+  ``--policy`` (played on the position as the extension plays it: under the
+  ``tuning`` build the rule policy's table and constants come from the
+  environment, so a setting is scored in seconds without a game), and
+  where the recorded choice differs from the first policy's: by situation,
+  how often, the mean difference with its standard error, and the share of
+  the whole difference. The best estimate at each position is reported too;
+  it is biased upward (the most of several noisy estimates).
+
+A choice's estimate is the value of playing it and then ``rule``
+everywhere: the first policy's mean is that of one decision of it before
+``rule`` plays on, so a policy whose mean is higher here improves on
+``rule`` by one step (the policy improvement theorem: a policy that gains
+at every position it meets gains as a whole, against ``rule``'s
+continuations). Estimates from other seeds than the recorded bot's own
+search make its gain here an independent check of that search.
+
+    python benches/decision_values.py label RECORDS/best--ai2 --positions 3000 --playouts 100 --out values.jsonl
+    python benches/decision_values.py report values.jsonl --policy rule
+    GUANDAN_RULE_PARAMS=follow_gain=-10 python benches/decision_values.py report values.jsonl --policy rule
+
+benches/README.md ("What one decision is worth") has the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import guandan_fast as gf  # noqa: E402
+
+#: The kinds counted as bombs in the situation table.
+BOMBS = ("Bomb", "StraightFlush", "JokerBomb")
+
+
+def record_positions(paths: Iterable[Path]) -> Iterator[tuple[gf.Game, int, Any]]:
+    """(game, seat, recorded action) at each decision of our bots in the
+    record files (``*.jsonl``, in folders searched recursively)."""
+    from sparring_stats import line_positions, ours_team
+
+    for path in paths:
+        files = sorted(path.rglob("m*.jsonl")) if path.is_dir() else [path]
+        for f in files:
+            for text in f.read_text().splitlines():
+                line = json.loads(text)
+                if not line.get("deals"):
+                    continue
+                ours = ours_team(line)
+                for game, seat, action in line_positions(line):
+                    if seat % 2 == ours:
+                        yield game, seat, action
+
+
+def decisions(positions: Iterable[tuple[gf.Game, int, Any]]) -> Iterator[tuple[str, str]]:
+    """(position text, recorded action as text) of each play decision with
+    at least two legal actions (one per pattern, as `gf.evaluate` lists them)."""
+    for game, _seat, action in positions:
+        if game.phase == "play" and len(game.legal_actions("pattern")) > 1:
+            yield game.position(), str(action)
+
+
+def label(chosen: list[tuple[str, str]], playouts: int, seed: int) -> Iterator[dict[str, Any]]:
+    """Every legal action of each position estimated by rule rollouts (one
+    thread, seeded by the position's index)."""
+    for i, (text, action) in enumerate(chosen):
+        e = gf.evaluate(gf.Game.from_position(text), playouts=playouts, seed=seed + i, threads=1, policy="rule")
+        yield {
+            "position": text,
+            "recorded": action,
+            "actions": [str(a) for a in e["actions"]],
+            "mean": [round(float(x), 4) for x in e["mean"]],
+            "win": [round(float(x), 4) for x in e["win_prob"]],
+        }
+
+
+def situation(game: gf.Game, action: str) -> tuple[str, str, str, str]:
+    """(lead / follow / support (over the partner's play), the mover's hand
+    size class, the shortest opponent's, the action's class: pass, bomb, or
+    the kind of another play)."""
+    seat = game.current_player
+    assert seat is not None
+    if game.top is None:
+        where = "lead"
+    else:
+        where = "support" if game.top_seat == (seat + 2) % 4 else "follow"
+    sizes = game.hand_sizes
+    opponent = min(s for s in (sizes[(seat + 1) % 4], sizes[(seat + 3) % 4], 99) if s > 0)
+    kind = action.split("(")[0]
+    what = "pass" if action == "PASS" else ("bomb" if kind in BOMBS else kind)
+    return (where, "mover > 10" if sizes[seat] > 10 else "mover <= 10", "opponent <= 6" if opponent <= 6 else "opponent > 6", what)
+
+
+def _mean_se(xs: list[float]) -> tuple[float, float]:
+    if not xs:
+        return math.nan, math.nan
+    m = sum(xs) / len(xs)
+    if len(xs) < 2:
+        return m, math.nan
+    var = sum((x - m) ** 2 for x in xs) / (len(xs) - 1)
+    return m, math.sqrt(var / len(xs))
+
+
+def report(rows: list[dict[str, Any]], policies: list[str]) -> dict[str, Any]:
+    """The mean estimate of the recorded choices, of each policy's and of the
+    best estimate; and, against the first policy, the positions where the
+    recorded choice differs, by situation (`situation` of both choices)."""
+    chosen: dict[str, list[float]] = {name: [] for name in ["recorded", *policies, "best estimate"]}
+    by: dict[tuple[Any, ...], list[float]] = defaultdict(list)
+    unmatched = 0
+    for row in rows:
+        actions, mean = row["actions"], row["mean"]
+        if row["recorded"] not in actions:
+            # Not one of the patterns' cards (a client's own choice of suits).
+            unmatched += 1
+            continue
+        game = gf.Game.from_position(row["position"])
+        picks = {"recorded": row["recorded"]}
+        for p in policies:
+            picks[p] = str(gf.policy_action(game, p))
+        for name, pick in picks.items():
+            chosen[name].append(mean[actions.index(pick)])
+        chosen["best estimate"].append(max(mean))
+        if policies and picks["recorded"] != picks[policies[0]]:
+            where, mover, opponent, recorded = situation(game, picks["recorded"])
+            other = situation(game, picks[policies[0]])[3]
+            diff = mean[actions.index(picks["recorded"])] - mean[actions.index(picks[policies[0]])]
+            by[(where, mover, opponent, other, recorded)].append(diff)
+    total = sum(sum(v) for v in by.values())
+    table = []
+    for key, diffs in sorted(by.items(), key=lambda kv: -abs(sum(kv[1]))):
+        m, se = _mean_se(diffs)
+        table.append({"situation": key, "positions": len(diffs), "difference": m, "se": se, "share": sum(diffs) / total if total else math.nan})
+    means = {name: _mean_se(v) for name, v in chosen.items()}
+    gain = _mean_se([a - b for a, b in zip(chosen["recorded"], chosen[policies[0]])]) if policies else (math.nan, math.nan)
+    return {"positions": len(rows) - unmatched, "unmatched": unmatched, "means": means, "gain": gain, "differs": sum(len(v) for v in by.values()), "situations": table}
+
+
+def markdown(r: dict[str, Any], policies: list[str], top: int) -> str:
+    """The report as two markdown tables."""
+    out = [f"{r['positions']} positions ({r['unmatched']} left out: the recorded action is not one of the listed patterns)", "", "| choices of | mean estimate (level points) | ± se |", "|---|---:|---:|"]
+    for name, (m, se) in r["means"].items():
+        out.append(f"| {name} | {m:+.4f} | {se:.4f} |")
+    if policies:
+        out += [
+            "",
+            f"The recorded choice less `{policies[0]}`'s, paired over every position: {r['gain'][0]:+.4f} (± {r['gain'][1]:.4f}).",
+            "",
+            f"Where the recorded choice differs from `{policies[0]}`'s ({r['differs']} positions):",
+            "",
+            f"| where | mover | shortest opponent | `{policies[0]}` | recorded | positions | recorded less `{policies[0]}` (± se) | share |",
+            "|---|---|---|---|---|---:|---|---:|",
+        ]
+        for t in r["situations"][:top]:
+            where, mover, opponent, other, rec = t["situation"]
+            out.append(
+                f"| {where} | {mover} | {opponent} | {other} | {rec} | {t['positions']} | {t['difference']:+.3f} (± {t['se']:.3f}) | {100 * t['share']:.1f}% |"
+            )
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    lab = sub.add_parser("label", help="estimate every legal action at sampled decisions of records")
+    lab.add_argument("records", nargs="+", type=Path, help="record folders or files of benches/sparring.py")
+    lab.add_argument("--positions", type=int, default=3000, help="decisions to sample (default 3000)")
+    lab.add_argument("--playouts", type=int, default=100, help="playouts per legal action (default 100)")
+    lab.add_argument("--seed", type=int, default=1)
+    lab.add_argument("--out", type=Path, required=True, help="JSON lines to write")
+    rep = sub.add_parser("report", help="score the recorded and the policies' choices")
+    rep.add_argument("values", nargs="+", type=Path, help="files written by label")
+    rep.add_argument("--policy", action="append", default=[], help="a built-in policy to score (repeatable; the first is compared)")
+    rep.add_argument("--top", type=int, default=15, help="situations to list (default 15)")
+    args = ap.parse_args(argv)
+    if args.command == "label":
+        every = list(decisions(record_positions(args.records)))
+        chosen = random.Random(args.seed).sample(every, min(args.positions, len(every)))
+        with args.out.open("w") as f:
+            for k, row in enumerate(label(chosen, args.playouts, args.seed)):
+                f.write(json.dumps(row) + "\n")
+                if (k + 1) % 250 == 0:
+                    print(f"{k + 1}/{len(chosen)} positions", file=sys.stderr, flush=True)
+        print(f"{len(chosen)} of {len(every)} decisions labelled: {args.out}")
+    else:
+        rows = [json.loads(t) for p in args.values for t in p.read_text().splitlines() if t.strip()]
+        print(markdown(report(rows, args.policy), args.policy, args.top))
+
+
+if __name__ == "__main__":
+    main()

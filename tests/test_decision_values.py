@@ -1,0 +1,84 @@
+"""The one-decision values of benches/decision_values.py: decisions are the
+play decisions with a choice, every legal action is estimated, a choice
+scores its own estimate, and the differences are grouped by situation."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+import guandan_fast as gf
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benches"))
+import decision_values as dv  # noqa: E402
+
+
+def _played(seed: int, plays: int) -> list[tuple[gf.Game, int, object]]:
+    """(game, seat, action) of the first `plays` decisions of a rule deal, the game copied at each."""
+    game, out = gf.Game(seed=seed), []
+    while len(out) < plays and game.phase == "play":
+        seat = game.current_player
+        action = gf.policy_action(game, "rule")
+        out.append((gf.Game.from_position(game.position()), seat, action))
+        game.apply(action)
+    return out
+
+
+def test_decisions_are_play_decisions_with_a_choice() -> None:
+    positions = _played(3, 40)
+    kept = list(dv.decisions(positions))
+    choices = [(g.position(), str(a)) for g, _, a in positions if len(g.legal_actions("pattern")) > 1]
+    assert kept == choices
+    assert 0 < len(kept) < len(positions)  # some decisions (forced passes) have one action
+
+
+def test_every_legal_action_is_estimated_and_a_choice_scores_its_own() -> None:
+    chosen = list(dv.decisions(_played(5, 12)))[:3]
+    rows = list(dv.label(chosen, playouts=8, seed=1))
+    for (text, action), row in zip(chosen, rows):
+        game = gf.Game.from_position(text)
+        assert sorted(row["actions"]) == sorted(str(a) for a in game.legal_actions("pattern"))
+        assert len(row["mean"]) == len(row["win"]) == len(row["actions"])
+        assert row["recorded"] == action in row["actions"]
+    r = dv.report(rows, ["rule"])
+    recorded = sum(row["mean"][row["actions"].index(row["recorded"])] for row in rows) / len(rows)
+    assert r["means"]["recorded"][0] == pytest.approx(recorded)
+    # The records are rule's own choices: the same means, nothing differs.
+    assert r["means"]["rule"][0] == pytest.approx(recorded)
+    assert r["differs"] == 0 and r["gain"][0] == 0
+    assert r["means"]["best estimate"][0] >= recorded
+
+
+def test_differences_are_grouped_by_situation() -> None:
+    (text, action), = list(dv.decisions(_played(7, 1)))
+    game = gf.Game.from_position(text)
+    legal = [str(a) for a in game.legal_actions("pattern")]
+    other = next(a for a in legal if a != str(gf.policy_action(game, "rule")))
+    mean = [0.0] * len(legal)
+    mean[legal.index(other)] = 1.5
+    row = {"position": text, "recorded": other, "actions": legal, "mean": mean, "win": mean}
+    r = dv.report([row, row], ["rule"])
+    assert r["differs"] == 2 and r["gain"][0] == pytest.approx(1.5) and r["unmatched"] == 0
+    assert dv.report([{**row, "recorded": "not a pattern"}], ["rule"])["unmatched"] == 1
+    (t,) = r["situations"]
+    assert t["positions"] == 2 and t["difference"] == pytest.approx(1.5) and t["share"] == pytest.approx(1.0)
+    assert t["situation"][0] == "lead"  # a deal's first decision
+    assert t["situation"][4] == other.split("(")[0]
+    assert "| lead |" in dv.markdown(r, ["rule"], 5)
+
+
+@pytest.mark.parametrize(
+    "top, top_seat, want",
+    [(None, None, "lead"), ("3s", 3, "follow"), ("3s", 2, "support")],
+)
+def test_situation_reads_who_holds_the_trick(top: str | None, top_seat: int | None, want: str) -> None:
+    game = gf.Game(seed=11)
+    if top is not None:
+        # Play until seat 0 is to move with the trick held by `top_seat`.
+        while not (game.current_player == 0 and game.top is not None and game.top_seat == top_seat):
+            assert game.phase == "play", "this seeded deal has such a position"
+            game.apply(gf.policy_action(game, "greedy"))
+    assert dv.situation(game, "PASS")[0] == want
+    assert dv.situation(game, "PASS")[3] == "pass"
