@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import subprocess
 import sys
 from pathlib import Path
@@ -131,6 +132,29 @@ def snapshot(env: gpz.GuandanAECEnv) -> tuple[object, ...]:
         dict(env.terminations),
         dict(env.truncations),
     )
+
+
+@pytest.mark.parametrize("make", [gpz.raw_env, gpz.env], ids=["raw_env", "env"])
+def test_rewards_are_each_steps_own(make: Callable[..., AECEnv]) -> None:
+    # A whole game: deals end inside the episode, so a step with rewards is
+    # followed by steps with none, which must read as zero again.
+    env = make(unit="game", reward="deal")
+    env.reset(seed=21)
+    ref = copy.copy(env.unwrapped.episode)
+    rng = np.random.default_rng(2)
+    rewarded = 0
+    while env.agents:
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        a = random_legal(obs["action_mask"], rng)
+        want = ref.step(a)
+        env.step(a)
+        if env.agents:
+            assert dict(env.rewards) == dict(zip(gpz.AGENTS, want))
+        rewarded += want != (0.0, 0.0, 0.0, 0.0)
+    assert rewarded > 1  # more than the last step had rewards
 
 
 def test_bad_actions_raise_and_change_nothing() -> None:

@@ -103,6 +103,10 @@ class GuandanAECEnv(AECEnv):  # type: ignore[misc]
         self.episode.reset(int(self.np_random.integers(0, 2**63)))
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
+        # Whether the last live step wrote a reward into `rewards` (a step
+        # ending the episode otherwise, as PettingZoo's wrappers do, is
+        # followed by no live step before the next reset).
+        self._rewarded = False
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
@@ -131,8 +135,11 @@ class GuandanAECEnv(AECEnv):  # type: ignore[misc]
         step_rewards = episode.step(action)
         self._cumulative_rewards[agent] = 0.0
         # Every agent is live here, so `rewards` holds the four; adding no
-        # reward (most steps) leaves the sums as they are.
-        self.rewards.update(zip(AGENTS, step_rewards))
+        # reward (most steps) leaves the sums as they are, and writing no
+        # reward over none (most steps) leaves `rewards` as it is.
+        if step_rewards != _NO_REWARDS or self._rewarded:
+            self.rewards.update(zip(AGENTS, step_rewards))
+            self._rewarded = step_rewards != _NO_REWARDS
         seat = episode.current_player
         if seat is None:
             self.terminations = dict.fromkeys(AGENTS, True)
@@ -202,12 +209,14 @@ def _order_enforcing_steps(base: Any) -> dict[str, Any]:
         base.reset(self, seed=seed, options=options)
         self.observe = bare.observe
 
+    size = actions.SIZE
+
     def step(self: Any, action: Any) -> None:
         bare = self._bare
-        if self._has_reset and bare.agents and type(action) is int and 0 <= action < actions.SIZE:
+        if type(action) is int and 0 <= action < size and self._has_reset and bare.agents:
             self._has_updated = True
             agent = bare.agent_selection
-            if self._illegal._prev_obs is None and not bare.terminations[agent] and not bare.truncations[agent]:
+            if self._illegal._prev_obs is None and not (bare.terminations[agent] or bare.truncations[agent]):
                 try:
                     bare.step(action)
                     return
