@@ -6,7 +6,8 @@ estimates.
 Two steps, each a subcommand:
 
 - ``label``: reads `benches/sparring.py` records, keeps a seeded sample of
-  the play decisions of our bots with two or more legal actions, and
+  the play decisions of our bots (or, ``--side theirs``, of the entrants
+  they played) with two or more legal actions, and
   estimates every legal action there by `gf.evaluate` (the hidden hands
   dealt from the seat's knowledge, every seat then playing ``rule``; level
   points of the deal). One JSON line a position: the position text, the
@@ -55,9 +56,10 @@ import guandan_fast as gf  # noqa: E402
 BOMBS = ("Bomb", "StraightFlush", "JokerBomb")
 
 
-def record_positions(paths: Iterable[Path]) -> Iterator[tuple[gf.Game, int, Any]]:
-    """(game, seat, recorded action) at each decision of our bots in the
-    record files (``*.jsonl``, in folders searched recursively)."""
+def record_positions(paths: Iterable[Path], side: str = "ours") -> Iterator[tuple[gf.Game, int, Any]]:
+    """(game, seat, recorded action) at each decision of our bots (``side``
+    ``"ours"``) or of the entrants they played (``"theirs"``) in the record
+    files (``*.jsonl``, in folders searched recursively)."""
     from sparring_stats import line_positions, ours_team
 
     for path in paths:
@@ -69,7 +71,7 @@ def record_positions(paths: Iterable[Path]) -> Iterator[tuple[gf.Game, int, Any]
                     continue
                 ours = ours_team(line)
                 for game, seat, action in line_positions(line):
-                    if seat % 2 == ours:
+                    if (seat % 2 == ours) == (side == "ours"):
                         yield game, seat, action
 
 
@@ -185,6 +187,7 @@ def main(argv: list[str] | None = None) -> None:
     sub = ap.add_subparsers(dest="command", required=True)
     lab = sub.add_parser("label", help="estimate every legal action at sampled decisions of records")
     lab.add_argument("records", nargs="+", type=Path, help="record folders or files of benches/sparring.py")
+    lab.add_argument("--side", choices=("ours", "theirs"), default="ours", help="whose decisions: our bots' (default) or the entrants'")
     lab.add_argument("--positions", type=int, default=3000, help="decisions to sample (default 3000)")
     lab.add_argument("--playouts", type=int, default=100, help="playouts per legal action (default 100)")
     lab.add_argument("--seed", type=int, default=1)
@@ -195,7 +198,7 @@ def main(argv: list[str] | None = None) -> None:
     rep.add_argument("--top", type=int, default=15, help="situations to list (default 15)")
     args = ap.parse_args(argv)
     if args.command == "label":
-        every = list(decisions(record_positions(args.records)))
+        every = list(decisions(record_positions(args.records, args.side)))
         chosen = random.Random(args.seed).sample(every, min(args.positions, len(every)))
         with args.out.open("w") as f:
             for k, row in enumerate(label(chosen, args.playouts, args.seed)):

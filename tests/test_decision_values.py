@@ -82,3 +82,19 @@ def test_situation_reads_who_holds_the_trick(top: str | None, top_seat: int | No
             game.apply(gf.policy_action(game, "greedy"))
     assert dv.situation(game, "PASS")[0] == want
     assert dv.situation(game, "PASS")[3] == "pass"
+
+
+def test_record_positions_take_one_side(tmp_path: Path) -> None:
+    pytest.importorskip("websockets")
+    from test_sparring import recorded_game
+
+    import json
+
+    (tmp_path / "m00-1.jsonl").write_text(json.dumps(recorded_game(4, ours=1)) + "\n")
+    # The game moves on after each item: read it as it comes.
+    ours = [(seat, str(gf.policy_action(g, "rule")) == str(a)) for g, seat, a in dv.record_positions([tmp_path]) if g.phase == "play"]
+    theirs = [seat for _, seat, _ in dv.record_positions([tmp_path], "theirs")]
+    assert len(ours) > 20 and len(theirs) > 20
+    assert {seat % 2 for seat, _ in ours} == {1} and {seat % 2 for seat in theirs} == {0}
+    # Our bots are the server's rule policy: the record holds its choices.
+    assert all(same for _, same in ours)
