@@ -4,6 +4,7 @@ scores its own estimate, and the differences are grouped by situation."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -41,7 +42,7 @@ def test_every_legal_action_is_estimated_and_a_choice_scores_its_own() -> None:
         game = gf.Game.from_position(text)
         assert sorted(row["actions"]) == sorted(str(a) for a in game.legal_actions("pattern"))
         assert len(row["mean"]) == len(row["win"]) == len(row["actions"])
-        assert row["recorded"] == action in row["actions"]
+        assert row["recorded"] == action and action in row["actions"]
     r = dv.report(rows, ["rule"])
     recorded = sum(row["mean"][row["actions"].index(row["recorded"])] for row in rows) / len(rows)
     assert r["means"]["recorded"][0] == pytest.approx(recorded)
@@ -69,13 +70,10 @@ def test_differences_are_grouped_by_situation() -> None:
     assert "| lead |" in dv.markdown(r, ["rule"], 5)
 
 
-@pytest.mark.parametrize(
-    "top, top_seat, want",
-    [(None, None, "lead"), ("3s", 3, "follow"), ("3s", 2, "support")],
-)
-def test_situation_reads_who_holds_the_trick(top: str | None, top_seat: int | None, want: str) -> None:
+@pytest.mark.parametrize("top_seat, want", [(None, "lead"), (3, "follow"), (2, "support")])
+def test_situation_reads_who_holds_the_trick(top_seat: int | None, want: str) -> None:
     game = gf.Game(seed=11)
-    if top is not None:
+    if top_seat is not None:
         # Play until seat 0 is to move with the trick held by `top_seat`.
         while not (game.current_player == 0 and game.top is not None and game.top_seat == top_seat):
             assert game.phase == "play", "this seeded deal has such a position"
@@ -87,8 +85,6 @@ def test_situation_reads_who_holds_the_trick(top: str | None, top_seat: int | No
 def test_record_positions_take_one_side(tmp_path: Path) -> None:
     pytest.importorskip("websockets")
     from test_sparring import recorded_game
-
-    import json
 
     (tmp_path / "m00-1.jsonl").write_text(json.dumps(recorded_game(4, ours=1)) + "\n")
     # The game moves on after each item: read it as it comes.
