@@ -59,7 +59,9 @@ BOMBS = ("Bomb", "StraightFlush", "JokerBomb")
 def record_positions(paths: Iterable[Path], side: str = "ours") -> Iterator[tuple[gf.Game, int, Any]]:
     """(game, seat, recorded action) at each decision of our bots (``side``
     ``"ours"``) or of the entrants they played (``"theirs"``) in the record
-    files (``*.jsonl``, in folders searched recursively)."""
+    files (``*.jsonl``, in folders searched recursively). As with
+    `sparring_stats.line_positions`, the game stands just before the action
+    and moves on when the next item is asked for: read it at once."""
     from sparring_stats import line_positions, ours_team
 
     for path in paths:
