@@ -58,23 +58,25 @@ BOMBS = ("Bomb", "StraightFlush", "JokerBomb")
 
 def record_positions(paths: Iterable[Path], side: str = "ours") -> Iterator[tuple[gf.Game, int, Any]]:
     """(game, seat, recorded action) at each decision of our bots (``side``
-    ``"ours"``) or of the entrants they played (``"theirs"``) in the record
-    files (``*.jsonl``, in folders searched recursively). As with
+    ``"ours"``) or of the entrants they played (``"theirs"``) in the games
+    of the settled matches (`sparring.settled_matches`: not the attempts
+    played again) of every pair folder under `paths` (a folder holding a
+    ``matches.jsonl``, searched for recursively). As with
     `sparring_stats.line_positions`, the game stands just before the action
     and moves on when the next item is asked for: read it at once."""
+    from sparring import settled_matches
     from sparring_stats import line_positions, ours_team
 
     for path in paths:
-        files = sorted(path.rglob("m*.jsonl")) if path.is_dir() else [path]
-        for f in files:
-            for text in f.read_text().splitlines():
-                line = json.loads(text)
-                if not line.get("deals"):
-                    continue
-                ours = ours_team(line)
-                for game, seat, action in line_positions(line):
-                    if (seat % 2 == ours) == (side == "ours"):
-                        yield game, seat, action
+        for folder in sorted(m.parent for m in path.rglob("matches.jsonl")):
+            for lines in settled_matches(folder):
+                for line in lines:
+                    if line["type"] != "game":
+                        continue
+                    ours = ours_team(line)
+                    for game, seat, action in line_positions(line):
+                        if (seat % 2 == ours) == (side == "ours"):
+                            yield game, seat, action
 
 
 def decisions(positions: Iterable[tuple[gf.Game, int, Any]]) -> Iterator[tuple[str, str]]:
@@ -188,7 +190,7 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="command", required=True)
     lab = sub.add_parser("label", help="estimate every legal action at sampled decisions of records")
-    lab.add_argument("records", nargs="+", type=Path, help="record folders or files of benches/sparring.py")
+    lab.add_argument("records", nargs="+", type=Path, help="record folders of benches/sparring.py (its --records, or pair folders in it)")
     lab.add_argument("--side", choices=("ours", "theirs"), default="ours", help="whose decisions: our bots' (default) or the entrants'")
     lab.add_argument("--positions", type=int, default=3000, help="decisions to sample (default 3000)")
     lab.add_argument("--playouts", type=int, default=100, help="playouts per legal action (default 100)")

@@ -86,7 +86,14 @@ def test_record_positions_take_one_side(tmp_path: Path) -> None:
     pytest.importorskip("websockets")
     from test_sparring import recorded_game
 
-    (tmp_path / "m00-1.jsonl").write_text(json.dumps(recorded_game(4, ours=1)) + "\n")
+    pair = tmp_path / "rule--greedy-client"
+    pair.mkdir()
+    # Match 0 broke off at its first attempt, after a game that is not
+    # read, and was settled by its second.
+    attempts = [{"match": 0, "attempt": 1, "stem": "m00-1", "status": "connect-crash"}, {"match": 0, "attempt": 2, "stem": "m00-2", "status": "ok"}]
+    (pair / "matches.jsonl").write_text("".join(json.dumps(a) + "\n" for a in attempts))
+    (pair / "m00-1.jsonl").write_text(json.dumps(recorded_game(5, ours=0)) + "\n")
+    (pair / "m00-2.jsonl").write_text(json.dumps(recorded_game(4, ours=1)) + "\n")
     # The game moves on after each item: read it as it comes.
     ours = [(seat, str(gf.policy_action(g, "rule")) == str(a)) for g, seat, a in dv.record_positions([tmp_path]) if g.phase == "play"]
     theirs = [seat for _, seat, _ in dv.record_positions([tmp_path], "theirs")]
