@@ -101,10 +101,9 @@ def label(chosen: list[tuple[str, str]], playouts: int, seed: int) -> Iterator[d
         }
 
 
-def situation(game: gf.Game, action: str) -> tuple[str, str, str, str]:
+def situation(game: gf.Game) -> tuple[str, str, str]:
     """(lead / follow / support (over the partner's play), the mover's hand
-    size class, the shortest opponent's, the action's class: pass, bomb, or
-    the kind of another play)."""
+    size class, the shortest opponent's) of the seat to move."""
     seat = game.current_player
     assert seat is not None
     if game.top is None:
@@ -113,9 +112,13 @@ def situation(game: gf.Game, action: str) -> tuple[str, str, str, str]:
         where = "support" if game.top_seat == (seat + 2) % 4 else "follow"
     sizes = game.hand_sizes
     opponent = min(s for s in (sizes[(seat + 1) % 4], sizes[(seat + 3) % 4], 99) if s > 0)
+    return (where, "mover > 10" if sizes[seat] > 10 else "mover <= 10", "opponent <= 6" if opponent <= 6 else "opponent > 6")
+
+
+def action_class(action: str) -> str:
+    """An action's class in the situation table: pass, bomb, or the kind of another play."""
     kind = action.split("(")[0]
-    what = "pass" if action == "PASS" else ("bomb" if kind in BOMBS else kind)
-    return (where, "mover > 10" if sizes[seat] > 10 else "mover <= 10", "opponent <= 6" if opponent <= 6 else "opponent > 6", what)
+    return "pass" if action == "PASS" else ("bomb" if kind in BOMBS else kind)
 
 
 def _mean_se(xs: list[float]) -> tuple[float, float]:
@@ -131,7 +134,7 @@ def _mean_se(xs: list[float]) -> tuple[float, float]:
 def report(rows: list[dict[str, Any]], policies: list[str]) -> dict[str, Any]:
     """The mean estimate of the recorded choices, of each policy's and of the
     best estimate; and, against the first policy, the positions where the
-    recorded choice differs, by situation (`situation` of both choices)."""
+    recorded choice differs, by `situation` and the `action_class` of both choices."""
     chosen: dict[str, list[float]] = {name: [] for name in ["recorded", *policies, "best estimate"]}
     by: dict[tuple[Any, ...], list[float]] = defaultdict(list)
     unmatched = 0
@@ -149,10 +152,8 @@ def report(rows: list[dict[str, Any]], policies: list[str]) -> dict[str, Any]:
             chosen[name].append(mean[actions.index(pick)])
         chosen["best estimate"].append(max(mean))
         if policies and picks["recorded"] != picks[policies[0]]:
-            where, mover, opponent, recorded = situation(game, picks["recorded"])
-            other = situation(game, picks[policies[0]])[3]
             diff = mean[actions.index(picks["recorded"])] - mean[actions.index(picks[policies[0]])]
-            by[(where, mover, opponent, other, recorded)].append(diff)
+            by[(*situation(game), action_class(picks[policies[0]]), action_class(picks["recorded"]))].append(diff)
     total = sum(sum(v) for v in by.values())
     table = []
     for key, diffs in sorted(by.items(), key=lambda kv: -abs(sum(kv[1]))):
