@@ -37,11 +37,11 @@ def test_decisions_are_play_decisions_with_a_choice() -> None:
 
 def test_every_legal_action_is_estimated_and_a_choice_scores_its_own() -> None:
     chosen = list(dv.decisions(_played(5, 12)))[:3]
-    rows = list(dv.label(chosen, playouts=8, seed=1))
+    rows = list(dv.label(chosen, playouts=8, seed=1, truth=True))
     for (text, action), row in zip(chosen, rows):
         game = gf.Game.from_position(text)
         assert sorted(row["actions"]) == sorted(str(a) for a in game.legal_actions("pattern"))
-        assert len(row["mean"]) == len(row["win"]) == len(row["actions"])
+        assert len(row["mean"]) == len(row["win"]) == len(row["true"]) == len(row["actions"])
         assert row["recorded"] == action and action in row["actions"]
     r = dv.report(rows, ["rule"])
     recorded = sum(row["mean"][row["actions"].index(row["recorded"])] for row in rows) / len(rows)
@@ -101,3 +101,46 @@ def test_record_positions_take_one_side(tmp_path: Path) -> None:
     assert {seat % 2 for seat, _ in ours} == {1} and {seat % 2 for seat in theirs} == {0}
     # Our bots are the server's rule policy: the record holds its choices.
     assert all(same for _, same in ours)
+
+
+def test_true_values_are_the_deal_as_rule_plays_it_on() -> None:
+    # In a deal rule plays at every seat, the real deal's value of rule's
+    # own choice at any position is the deal's result for the mover's team.
+    game = gf.Game(seed=9)
+    while game.phase == "play":
+        game.apply(gf.policy_action(game, "rule"))
+    result = game.last_result
+    assert result is not None
+    checked = 0
+    for g, seat, action in _played(9, 400)[::5]:
+        actions = g.legal_actions("pattern")
+        if len(actions) < 2:
+            continue
+        values = dv.true_values(g, actions, seed=3)
+        want = result["gain"] if result["winner"] % 2 == seat % 2 else -result["gain"]
+        assert values[[str(a) for a in actions].index(str(action))] == want
+        assert set(values) <= {-3, -2, -1, 1, 2, 3}
+        checked += 1
+    assert checked >= 5
+
+
+def test_report_scores_the_real_deal_where_every_row_has_it() -> None:
+    (text, _), = list(dv.decisions(_played(7, 1)))
+    game = gf.Game.from_position(text)
+    legal = [str(a) for a in game.legal_actions("pattern")]
+    rule = str(gf.policy_action(game, "rule"))
+    other = next(a for a in legal if a != rule)
+    mean = [0.5] * len(legal)
+    true = [-1] * len(legal)
+    true[legal.index(other)] = 2
+    true[legal.index(rule)] = -2
+    row = {"position": text, "recorded": other, "actions": legal, "mean": mean, "win": mean, "true": true}
+    r = dv.report([row, row], ["rule"])
+    assert r["true"]["recorded"][0] == 2 and r["true"]["rule"][0] == -2
+    assert r["true"]["best estimate"][0] == 2  # the best action in the real deal
+    assert r["true gain"][0] == pytest.approx(4.0) and r["gain"][0] == 0
+    assert "in the real deal" in dv.markdown(r, ["rule"], 5)
+    # Rows without the real deal's values: none of it is reported.
+    plain = {k: v for k, v in row.items() if k != "true"}
+    assert "true" not in dv.report([row, plain], ["rule"])
+    assert "real deal" not in dv.markdown(dv.report([plain], ["rule"]), ["rule"], 5)
