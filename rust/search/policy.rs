@@ -139,7 +139,7 @@ pub enum Value {
 /// What the name `best` means: the strongest bot against the competition's
 /// public entrants under the platform rules (benches/README.md, "Sparring")
 /// within about a second per decision on two cores.
-pub const BEST: &str = "focus+win+infer:600";
+pub const BEST: &str = "focus+win+infer:2400/16";
 
 /// Playouts per decision of the `mc` policy when none is given.
 pub const MC_DEFAULT_PLAYOUTS: u32 = 200;
