@@ -7,7 +7,7 @@ use crate::game::observe::Observation;
 use crate::game::{tribute, Action, Game, Phase};
 use crate::movegen::arrays::fill_counts;
 use crate::movegen::{Mode, Move};
-use crate::rl::action_space::{action_index, SIZE};
+use crate::rl::action_space::{action_index, play_index, PASS_INDEX, SIZE};
 
 /// The legal actions of one decision with their indices; reused between
 /// decisions so that a warm set does not allocate.
@@ -26,8 +26,27 @@ impl LegalSet {
 
     /// The legal actions of the seat to act in `g` (none between deals).
     pub fn fill_game(&mut self, g: &Game) {
-        g.legal_actions_into(Mode::Pattern, &mut self.moves, &mut self.actions);
-        self.index_all(g.level());
+        if g.phase != Phase::Play {
+            g.legal_actions_into(Mode::Pattern, &mut self.moves, &mut self.actions);
+            self.index_all(g.level());
+            return;
+        }
+        // Plays listed and indexed in one pass (the order of `legal_actions_into`).
+        let (p, level) = (&g.play, g.level());
+        self.actions.clear();
+        self.indices.clear();
+        if p.can_pass() {
+            self.actions.push(Action::Pass);
+            self.indices.push(PASS_INDEX as u16);
+        }
+        self.moves.clear();
+        p.moves(Mode::Pattern, &mut self.moves);
+        self.actions.reserve(self.moves.len());
+        self.indices.reserve(self.moves.len());
+        for &m in &self.moves {
+            self.actions.push(Action::Play(m));
+            self.indices.push(play_index(&m, level).expect("every legal play has an index") as u16);
+        }
     }
 
     /// The legal actions of the observer when it is the seat to act (none

@@ -119,7 +119,9 @@ impl Table {
         let legal = self.episode.legal();
         self.sorted.clear();
         self.sorted.extend_from_slice(legal.indices());
-        self.sorted.sort_unstable();
+        if !self.sorted.is_sorted() {
+            self.sorted.sort_unstable();
+        }
         match self.episode.game().current_player() {
             Some(seat) => {
                 for &i in &self.sorted {
