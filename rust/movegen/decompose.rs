@@ -865,12 +865,27 @@ pub struct Plan {
 
 impl Default for Plan {
     fn default() -> Plan {
-        let g = Group { counts: Counts(0), kind: Kind::Single, rank: 0, size: 0, cost: 0, joins: false };
-        Plan { cost: 0, groups: [g; PLAN_MAX], len: 0 }
+        Plan::EMPTY
     }
 }
 
 impl Plan {
+    /// The plan of no cards.
+    pub const EMPTY: Plan = {
+        let g = Group { counts: Counts(0), kind: Kind::Single, rank: 0, size: 0, cost: 0, joins: false };
+        Plan { cost: 0, groups: [g; PLAN_MAX], len: 0 }
+    };
+
+    /// This plan less its group `i` (a plan of the cards left after
+    /// playing that group, of least cost when this one is).
+    pub fn without(&self, i: usize) -> Plan {
+        let mut p = *self;
+        p.cost -= p.groups[i].cost as i32;
+        p.groups.copy_within(i + 1..p.len, i);
+        p.len -= 1;
+        p
+    }
+
     /// The plays.
     #[inline]
     pub fn groups(&self) -> &[Group] {

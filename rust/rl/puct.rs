@@ -35,7 +35,7 @@ use crate::rl::danzero_rows::{action_rows, CardOrder};
 use crate::rl::encodings::View;
 use crate::rl::fields::DANZERO_ROW_SIZE;
 use crate::rng::{derive_seed, Rng};
-use crate::search::choosers::{Chooser, Greedy, Mixed, Random, RuleBased};
+use crate::search::choosers::{playout_plans, Chooser, Greedy, Mixed, Random, RuleBased};
 use crate::search::context::Context;
 use crate::search::decision::{node_actions, obvious, push_candidates, Decision};
 use crate::search::playout::playout;
@@ -540,6 +540,7 @@ pub fn act<E: Evaluator>(o: &Observation, ev: &E, opts: &Puct, seed: u64, run: &
         return Ok((to_action(c), None));
     }
     let d = Decision::new(&state, &ctx, &moves, &seen)?;
+    let _no_playout_plans = playout_plans::Suspend::enter();
     let run = run.timed(opts.think_ms);
     let h = &o.history;
     let report = match opts.rollout {

@@ -11,7 +11,7 @@ use crate::game::{tribute, Action, Game, Phase};
 use crate::movegen::{ComboRules, Move};
 use crate::rng::Rng;
 use crate::search::candidates::candidates;
-use crate::search::choosers::{greedy, pick_listed, random, rule_based, rule_v1, Chooser, Greedy, Mixed, Random, RuleBased, RuleV1};
+use crate::search::choosers::{greedy, pick_listed, playout_plans, random, rule_based, rule_v1, Chooser, Greedy, Mixed, Random, RuleBased, RuleV1};
 use crate::search::context::Context;
 use crate::search::decision::{obvious, Decision};
 use crate::search::focus::{self, Focus, Race};
@@ -52,6 +52,11 @@ impl Chooser for Policy {
     fn uses_knowledge(&self) -> bool {
         matches!(self, Policy::Search(_) | Policy::Rule)
     }
+
+    #[inline]
+    fn keeps_plans(&self) -> bool {
+        matches!(self, Policy::Rule)
+    }
 }
 
 /// The choice (index into `moves`, `None` = pass) of search `s` seeded by
@@ -70,6 +75,7 @@ fn search(
     if let Some(pick) = obvious(state, moves) {
         return Ok(pick);
     }
+    let _no_playout_plans = playout_plans::Suspend::enter();
     let run = run.timed(s.think_ms);
     let mut d = Decision::new(state, ctx, moves, &Constraints::with_knowledge(state, state.current, &ctx.knowledge))?;
     if s.width > 0 {

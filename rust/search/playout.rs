@@ -5,7 +5,7 @@ use crate::error::Result;
 use crate::game::trick::PlayState;
 use crate::movegen::Move;
 use crate::rng::Rng;
-use crate::search::choosers::Chooser;
+use crate::search::choosers::{playout_plans, Chooser};
 use crate::search::context::Context;
 use crate::search::leaf::{Leaf, Settled};
 use crate::search::run::Run;
@@ -18,6 +18,7 @@ use crate::search::value::Scores;
 pub fn playout<C: Chooser>(state: &mut PlayState, ctx: &mut Context, chooser: &C, rng: &mut Rng, buf: &mut Vec<Move>, run: &Run) -> Result<u32> {
     let run = run.serial();
     let track = chooser.uses_knowledge();
+    let _kept = playout_plans::Playout::enter(chooser.keeps_plans());
     let mut n = 0;
     while !state.over && !run.stop.is_set() {
         step(state, ctx, chooser, track, rng, buf, &run)?;
@@ -66,6 +67,7 @@ impl<C: Chooser, L: Leaf> Scoring<'_, C, L> {
     ) -> Result<Option<i32>> {
         let run = run.serial();
         let track = self.chooser.uses_knowledge();
+        let _kept = playout_plans::Playout::enter(self.chooser.keeps_plans());
         let (buf, leaf) = scratch;
         let mut ask = true;
         let mut n = 0;

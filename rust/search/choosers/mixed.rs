@@ -48,4 +48,9 @@ impl<A: Chooser, B: Chooser> Chooser for Mixed<A, B> {
     fn uses_knowledge(&self) -> bool {
         self.first.uses_knowledge() || self.then.uses_knowledge()
     }
+
+    #[inline]
+    fn keeps_plans(&self) -> bool {
+        self.first.keeps_plans() || self.then.keeps_plans()
+    }
 }

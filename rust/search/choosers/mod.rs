@@ -6,6 +6,7 @@
 
 pub mod greedy;
 pub mod mixed;
+pub mod playout_plans;
 pub mod random;
 pub mod rule_based;
 pub mod rule_v1;
@@ -45,6 +46,13 @@ pub trait Chooser: Sync {
     fn uses_knowledge(&self) -> bool {
         false
     }
+
+    /// Whether it keeps plans through a playout (`playout_plans`), so that a
+    /// playout opens a scope for them.
+    #[inline]
+    fn keeps_plans(&self) -> bool {
+        false
+    }
 }
 
 /// `pick` by listing the moves into `buf` and asking `choose`.
@@ -77,6 +85,11 @@ impl<C: Chooser> Chooser for [C; 4] {
     #[inline]
     fn uses_knowledge(&self) -> bool {
         self.iter().any(|c| c.uses_knowledge())
+    }
+
+    #[inline]
+    fn keeps_plans(&self) -> bool {
+        self.iter().any(|c| c.keeps_plans())
     }
 }
 

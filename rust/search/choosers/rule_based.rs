@@ -14,7 +14,7 @@ use crate::movegen::combo::{ladder_rank, rank_value, Kind};
 use crate::movegen::decompose::{hand_cost, plan, Costs, Counts, Group, Plan};
 use crate::movegen::{ComboRules, Move};
 use crate::rng::Rng;
-use crate::search::choosers::{best_by, tribute_by, Chooser};
+use crate::search::choosers::{best_by, playout_plans, tribute_by, Chooser};
 use crate::search::context::Context;
 use crate::search::run::Run;
 use crate::search::tuning::param;
@@ -32,6 +32,11 @@ impl Chooser for RuleBased {
 
     #[inline]
     fn uses_knowledge(&self) -> bool {
+        true
+    }
+
+    #[inline]
+    fn keeps_plans(&self) -> bool {
         true
     }
 }
@@ -107,7 +112,8 @@ struct View<'a> {
 
 impl View<'_> {
     fn plan(&self) -> &Plan {
-        self.plan.get_or_init(|| plan(self.counts, self.level, value()))
+        self.plan
+            .get_or_init(|| playout_plans::get(self.me, self.state.hands[self.me as usize]).unwrap_or_else(|| plan(self.counts, self.level, value())))
     }
 
     fn size(&self, s: u8) -> u32 {
@@ -263,11 +269,20 @@ pub fn choose(state: &PlayState, ctx: &Context, moves: &[Move]) -> Option<usize>
     let unseen = ctx.knowledge.played.iter().fold(CardSet::FULL_DECK.minus(hand), |u, p| u.minus(*p));
     let unseen = Unseen::new(unseen, level);
     let v = View { state, me, mate: partner(me), level, counts, plan: std::cell::OnceCell::new(), unseen };
-    match state.top {
+    let choice = match state.top {
         None => Some(lead(&v, moves)),
         Some(_) if state.top_seat == v.mate => support(&v, moves),
         Some(_) => follow(&v, moves),
+    };
+    // In a playout, a group of the plan played leaves the rest of the plan
+    // for the seat's next decision.
+    if let (Some(i), Some(p)) = (choice, v.plan.get()) {
+        let m = &moves[i];
+        if let Some(j) = p.groups().iter().position(|g| g.counts == Counts::of_play(m.cards, level)) {
+            playout_plans::keep(me, hand.minus(m.cards), || p.without(j));
+        }
     }
+    choice
 }
 
 fn lead(v: &View, moves: &[Move]) -> usize {
@@ -513,6 +528,81 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Whether `a` and `b` hold the same groups (in any order) and cost.
+    fn same_plan(a: &Plan, b: &Plan) -> bool {
+        let count = |p: &Plan, g: &Group| p.groups().iter().filter(|h| *h == g).count();
+        a.cost == b.cost && a.groups().len() == b.groups().len() && a.groups().iter().all(|g| count(a, g) == count(b, g))
+    }
+
+    /// Deals of four rule players with plans kept as in a playout: every
+    /// kept plan holds the groups of the plan found afresh, and every
+    /// decision (about 10^5 of them) is the one taken with fresh plans.
+    #[test]
+    fn playout_plans_decide_as_fresh_ones() {
+        let (mut decisions, mut kept) = (0, 0);
+        for seed in 0..1_500u64 {
+            let mut rng = Rng::new(seed);
+            let hands = crate::cards::deck::deal(&mut rng);
+            let mut s = PlayState::new(hands, (seed % 13) as u8, (seed % 4) as u8, ComboRules::default());
+            let mut c = ctx();
+            let _scope = playout_plans::Playout::enter(true);
+            let mut moves = Vec::new();
+            while !s.over {
+                moves.clear();
+                s.moves(Mode::Pattern, &mut moves);
+                let seat = s.current;
+                let hand = s.hands[seat as usize];
+                let fresh = {
+                    let _off = playout_plans::Suspend::enter();
+                    choose(&s, &c, &moves)
+                };
+                if let Some(p) = playout_plans::get(seat, hand) {
+                    let f = plan(Counts::of(hand, s.level, s.rules), s.level, value());
+                    assert!(same_plan(&p, &f), "seed {seed}: {hand} kept {:?} fresh {:?}", p.groups(), f.groups());
+                    kept += 1;
+                }
+                let choice = choose(&s, &c, &moves);
+                assert_eq!(choice, fresh, "seed {seed}: {hand}");
+                decisions += 1;
+                let m = choice.map(|i| moves[i]);
+                c.record(seat, m.as_ref());
+                match m {
+                    Some(m) => s.play(m).unwrap(),
+                    None => s.pass().unwrap(),
+                }
+            }
+        }
+        assert!(decisions > 100_000 && kept > 30_000, "{decisions} decisions, {kept} with a kept plan");
+    }
+
+    /// Outside a playout's scope nothing is kept or read; a search's scope
+    /// inside one hides the playout's plans, which come back after it.
+    #[test]
+    fn plans_are_kept_only_in_a_playout() {
+        let s = state(["3s 4s 5d 6c 7h Kd Kc", "9s 9d 8s 8d 7s 7d", "Ts", "Js"], "2");
+        let hand = s.hands[0];
+        let p = plan(Counts::of(hand, s.level, s.rules), s.level, value());
+        playout_plans::keep(0, hand, || p);
+        assert!(playout_plans::get(0, hand).is_none());
+        {
+            let _scope = playout_plans::Playout::enter(true);
+            playout_plans::keep(0, hand, || p);
+            assert!(playout_plans::get(0, hand).is_some_and(|k| same_plan(&k, &p)));
+            assert!(playout_plans::get(1, hand).is_none() && playout_plans::get(0, s.hands[1]).is_none());
+            {
+                let _off = playout_plans::Suspend::enter();
+                assert!(playout_plans::get(0, hand).is_none());
+                let _inner = playout_plans::Playout::enter(true);
+                assert!(playout_plans::get(0, hand).is_none(), "a playout inside starts with none");
+                playout_plans::keep(2, hand, || p);
+            }
+            assert!(playout_plans::get(0, hand).is_some() && playout_plans::get(2, hand).is_none());
+            let _no = playout_plans::Playout::enter(false);
+            assert!(playout_plans::get(0, hand).is_some(), "a chooser that keeps none leaves the scope as it is");
+        }
+        assert!(playout_plans::get(0, hand).is_none());
     }
 
     #[test]
