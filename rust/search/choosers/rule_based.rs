@@ -156,9 +156,16 @@ impl View<'_> {
 
     /// Whether the hand after `m` leaves at most one group that does not
     /// control its kind: with the lead, it goes out.
+    /// In a playout, a group of the plan leaves the rest of the plan (as
+    /// `playout_plans` keeps it).
     fn runs_out(&self, m: &Move) -> bool {
-        let left = self.counts.minus(Counts::of_play(m.cards, self.level));
-        plan(left, self.level, value()).groups().iter().filter(|g| !self.controls(g)).count() <= 1
+        let mc = Counts::of_play(m.cards, self.level);
+        if playout_plans::open() {
+            if let Some(j) = self.plan().groups().iter().position(|g| g.counts == mc) {
+                return self.plan().groups().iter().enumerate().filter(|&(i, g)| i != j && !self.controls(g)).count() <= 1;
+            }
+        }
+        plan(self.counts.minus(mc), self.level, value()).groups().iter().filter(|g| !self.controls(g)).count() <= 1
     }
 
     /// Whether a group of the plan is a boss (or a bomb).
