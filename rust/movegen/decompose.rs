@@ -397,12 +397,18 @@ fn memo_key(k: Key, d: i8, model: Model, level: u8) -> u128 {
     k as u128 | (((d + D_MIN) as u128) << 64) | (level << 69) | (tag << 73)
 }
 
-/// A search for the cheapest decomposition by `costs` (the `model`'s) at `level`.
+/// A search for the cheapest decomposition by `costs` (the `model`'s) at
+/// `level`, covering the lowest natural rank of each state, or the highest
+/// when `from_top`. Either order finds the same least costs (a state's
+/// least cost is a property of its cards), so the two share the memo; the
+/// places of first cheapest plays are kept for the lowest-first order only,
+/// the order of plans.
 struct Solver<'a> {
     costs: &'a Costs,
     model: Model,
     level: u8,
     memo: &'a mut Memo,
+    from_top: bool,
 }
 
 /// What the wildcards and jokers left when no natural card is: the plays'
@@ -544,6 +550,7 @@ impl Solver<'_> {
             return found;
         }
         let (cost, _, _, place) = self.cheapest(k, d);
+        let place = if self.from_top { NO_PLACE } else { place };
         self.memo.insert(mk, cost, place);
         (cost, place)
     }
@@ -568,9 +575,10 @@ impl Solver<'_> {
     fn cheapest(&mut self, k: Key, d: i8) -> (i32, Option<Piece>, u8, u8) {
         let mut best = (INF, None, 0, NO_PLACE);
         let mut place = 0usize;
-        let i = lowest(k);
+        let i = if self.from_top { highest(k) } else { lowest(k) };
         let _ = for_each_piece(
             k,
+            i,
             #[inline(always)]
             |p| {
                 match p.groups {
@@ -603,7 +611,7 @@ impl Solver<'_> {
     fn play_at(&self, k: Key, place: u8) -> (Piece, u8) {
         let mut left = place;
         let mut found = None;
-        let _ = for_each_piece(k, |p| {
+        let _ = for_each_piece(k, lowest(k), |p| {
             let (first, n) = match p.groups {
                 Some(g) => {
                     let joins = self.joinable(g);
@@ -702,12 +710,11 @@ impl Solver<'_> {
     }
 }
 
-/// Calls `f` with every play holding a natural card of the lowest natural
-/// rank of `k`, full houses aside (a triple costs what its full house
-/// does), until `f` breaks.
+/// Calls `f` with every play holding a natural card of rank `i` (the
+/// lowest or the highest natural rank of `k`), full houses aside (a triple
+/// costs what its full house does), until `f` breaks.
 #[inline(always)]
-fn for_each_piece(k: Key, mut f: impl FnMut(Piece) -> ControlFlow<()>) -> ControlFlow<()> {
-    let i = lowest(k);
+fn for_each_piece(k: Key, i: u8, mut f: impl FnMut(Piece) -> ControlFlow<()>) -> ControlFlow<()> {
     let c = nat(k, i);
     let w = field(k, WILD_SHIFT);
     let at = |r: u8| 4 * r as u32;
@@ -791,6 +798,12 @@ fn cards(k: Key) -> u32 {
 #[inline]
 fn lowest(k: Key) -> u8 {
     ((k & NAT_MASK).trailing_zeros() / 4) as u8
+}
+
+/// The highest natural rank of `k` (which has one).
+#[inline]
+fn highest(k: Key) -> u8 {
+    ((63 - (k & NAT_MASK).leading_zeros()) / 4) as u8
 }
 
 /// A hand as rank counts: the naturals of ranks 2..A, the wildcards and the
@@ -944,20 +957,37 @@ fn with_memo<T>(f: impl FnOnce(&mut Memo) -> T) -> T {
 /// The fewest plays that empty `hand` at `level` (0 for an empty hand).
 pub fn min_plays(hand: CardSet, level: u8, rules: ComboRules) -> u32 {
     let k = key_of(hand, level, rules);
-    with_memo(|memo| Solver { costs: &Costs::PLAYS, model: Model::Plays, level, memo }.solve(k, 0) as u32 / 100)
+    with_memo(|memo| Solver { costs: &Costs::PLAYS, model: Model::Plays, level, memo, from_top: false }.solve(k, 0) as u32 / 100)
 }
 
 /// `min_plays` with a memo of its own, dropped after the call: the cost of
 /// a hand no earlier call has seen.
 pub fn min_plays_cold(hand: CardSet, level: u8, rules: ComboRules) -> u32 {
     let k = key_of(hand, level, rules);
-    Solver { costs: &Costs::PLAYS, model: Model::Plays, level, memo: &mut Memo::new(COLD_BITS) }.solve(k, 0) as u32 / 100
+    Solver { costs: &Costs::PLAYS, model: Model::Plays, level, memo: &mut Memo::new(COLD_BITS), from_top: false }.solve(k, 0) as u32 / 100
 }
 
 /// What `counts` cost to play out at `level` by `costs` (the rule
 /// policy's hand value, memoized per thread: one table of costs per thread).
 pub fn hand_cost(counts: Counts, level: u8, costs: &Costs) -> i32 {
-    with_memo(|memo| Solver { costs, model: Model::Value, level, memo }.solve(counts.0, 0))
+    with_memo(|memo| Solver { costs, model: Model::Value, level, memo, from_top: false }.solve(counts.0, 0))
+}
+
+/// `hand_cost` of `counts` less `play` (which they hold), searched from
+/// the end of the hand farther from the play's ranks: the states past
+/// them are those of the whole hand's search, which a hand weighing its
+/// plays one by one has in the memo. The same cost as `hand_cost`.
+pub fn hand_cost_after(counts: Counts, play: Counts, level: u8, costs: &Costs) -> i32 {
+    let (k, p) = (counts.0, play.0 & NAT_MASK);
+    let left = counts.minus(play).0;
+    if p == 0 || left & NAT_MASK == 0 {
+        return hand_cost(Counts(left), level, costs);
+    }
+    // Cards of the hand below the play's lowest rank and above its highest.
+    let below = cards(k & ((1 << (4 * lowest(p) as u32)) - 1));
+    let above = cards(k & NAT_MASK & !((1 << (4 * (highest(p) as u32 + 1))) - 1));
+    let from_top = above < below;
+    with_memo(|memo| Solver { costs, model: Model::Value, level, memo, from_top }.solve(left, 0))
 }
 
 /// A decomposition of `counts` at `level` of least cost by `costs` (as `hand_cost`).
@@ -974,7 +1004,7 @@ pub fn plan(counts: Counts, level: u8, costs: &Costs) -> Plan {
 fn find_plan(counts: Counts, level: u8, costs: &Costs) -> Plan {
     let mut out = Plan::default();
     with_memo(|memo| {
-        let mut s = Solver { costs, model: Model::Value, level, memo };
+        let mut s = Solver { costs, model: Model::Value, level, memo, from_top: false };
         let cost = s.solve(counts.0, 0);
         s.plan(counts.0, true, &mut out);
         // (A pair joined to a triple of its own rank is a five-card bomb, which costs less.)
@@ -1010,7 +1040,7 @@ pub fn decompose_by(hand: CardSet, level: u8, rules: ComboRules, costs: &Costs) 
     let model = if *costs == Costs::PLAYS { Model::Plays } else { Model::Value };
     let mut out = Plan::default();
     let cost = with_memo(|memo| {
-        let mut s = Solver { costs, model, level, memo };
+        let mut s = Solver { costs, model, level, memo, from_top: false };
         let cost = s.solve(k, 0);
         s.plan(k, true, &mut out);
         cost
@@ -1150,6 +1180,33 @@ mod tests {
     }
 
     #[test]
+    fn searches_from_the_top_find_the_least_costs_from_the_bottom() {
+        // Each order with a memo of its own (so that neither reads the
+        // other's states), by play counts and by the cost tables hand
+        // values use; then `hand_cost_after` against `hand_cost` on the
+        // shared memo, for parts of the hand taken off.
+        let mut rng = Rng::new(23);
+        let tables = [Costs::PLAYS, TEST_COSTS, crate::search::choosers::rule_based::VALUE];
+        for i in 0..1_500u32 {
+            let level = (i % 13) as u8;
+            let hand = hand_with(&mut rng, 1 + i % 27, level, (i % 3) as u8, if i % 4 == 0 { 7 } else { 13 });
+            for rules in [ComboRules::default(), ComboRules { joker_pair_in_full_house: false }] {
+                let k = key_of(hand, level, rules);
+                for costs in &tables {
+                    let model = if *costs == Costs::PLAYS { Model::Plays } else { Model::Value };
+                    let cost = |from_top| Solver { costs, model, level, memo: &mut Memo::new(COLD_BITS), from_top }.solve(k, 0);
+                    assert_eq!(cost(true), cost(false), "{hand} at {level}, {rules:?}");
+                }
+                let cards: Vec<Card> = hand.cards();
+                let part = cards.iter().filter(|_| rng.below(4) == 0).fold(CardSet::EMPTY, |p, &c| p.plus(CardSet::single(c)).unwrap_or(p));
+                let (c, p) = (Counts::of(hand, level, rules), Counts::of_play(part, level));
+                let value = &crate::search::choosers::rule_based::VALUE;
+                assert_eq!(hand_cost_after(c, p, level, value), hand_cost(c.minus(p), level, value), "{hand} less {part} at {level}");
+            }
+        }
+    }
+
+    #[test]
     fn plans_walked_by_kept_places_are_the_full_walks() {
         // Each step of a plan's walk takes the first cheapest play from its
         // place kept in the memo; trying every play at each step gives the
@@ -1166,7 +1223,7 @@ mod tests {
                 for (costs, memo) in tables.iter().zip(memos.iter_mut()) {
                     let model = if *costs == Costs::PLAYS { Model::Plays } else { Model::Value };
                     let (mut placed, mut full) = (Plan::default(), Plan::default());
-                    let mut s = Solver { costs, model, level, memo };
+                    let mut s = Solver { costs, model, level, memo, from_top: false };
                     s.solve(k, 0);
                     s.plan(k, true, &mut placed);
                     s.plan(k, false, &mut full);

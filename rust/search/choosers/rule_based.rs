@@ -11,7 +11,7 @@ use crate::error::Result;
 use crate::game::trick::{partner, PlayState};
 use crate::game::Action;
 use crate::movegen::combo::{ladder_rank, rank_value, Kind};
-use crate::movegen::decompose::{hand_cost, plan, Costs, Counts, Group, Plan};
+use crate::movegen::decompose::{hand_cost_after, plan, Costs, Counts, Group, Plan};
 use crate::movegen::{ComboRules, Move};
 use crate::rng::Rng;
 use crate::search::choosers::{best_by, playout_plans, tribute_by, Chooser};
@@ -140,7 +140,7 @@ impl View<'_> {
         let mc = Counts::of_play(m.cards, self.level);
         match self.group_of(mc) {
             Some(g) => self.plan().cost - g.cost as i32,
-            None => hand_cost(self.counts.minus(mc), self.level, value()),
+            None => hand_cost_after(self.counts, mc, self.level, value()),
         }
     }
 
@@ -430,7 +430,7 @@ fn best_follow(v: &View, moves: &[Move], need: i32, bonus: i32, urgent: bool) ->
             break;
         }
         let m = &moves[i];
-        let gain = cost - hand_cost(v.counts.minus(Counts::of_play(m.cards, level)), level, value()) + if boss { bonus } else { 0 };
+        let gain = cost - hand_cost_after(v.counts, Counts::of_play(m.cards, level), level, value()) + if boss { bonus } else { 0 };
         let k = key(m, gain, boss);
         if gain >= need && best.is_none_or(|(b, _)| k < b) {
             best = Some((k, i));
@@ -445,7 +445,7 @@ fn best_follow(v: &View, moves: &[Move], need: i32, bonus: i32, urgent: bool) ->
 /// the lowest rank.
 pub fn tribute_choice(options: &[Action], hand: CardSet, level: u8, rules: ComboRules) -> Option<Action> {
     let counts = Counts::of(hand, level, rules);
-    tribute_by(options, hand, level, |c| hand_cost(counts.minus(Counts::of_play(CardSet::single(*c), level)), level, value()))
+    tribute_by(options, hand, level, |c| hand_cost_after(counts, Counts::of_play(CardSet::single(*c), level), level, value()))
 }
 
 #[cfg(test)]
