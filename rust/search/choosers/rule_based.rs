@@ -283,9 +283,10 @@ pub fn choose(state: &PlayState, ctx: &Context, moves: &[Move]) -> Option<usize>
     };
     // In a playout, a group of the plan played leaves the rest of the plan
     // for the seat's next decision.
-    if let (Some(i), Some(p)) = (choice, v.plan.get()) {
+    if let (Some(i), Some(p), true) = (choice, v.plan.get(), playout_plans::open()) {
         let m = &moves[i];
-        if let Some(j) = p.groups().iter().position(|g| g.counts == Counts::of_play(m.cards, level)) {
+        let mc = Counts::of_play(m.cards, level);
+        if let Some(j) = p.groups().iter().position(|g| g.counts == mc) {
             playout_plans::keep(me, hand.minus(m.cards), || p.without(j));
         }
     }
