@@ -899,6 +899,12 @@ impl Plan {
         p
     }
 
+    /// The place among the groups of the first one that takes exactly `counts`.
+    #[inline]
+    pub fn position(&self, counts: Counts) -> Option<usize> {
+        self.groups().iter().position(|g| g.counts == counts)
+    }
+
     /// The plays.
     #[inline]
     pub fn groups(&self) -> &[Group] {

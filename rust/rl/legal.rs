@@ -4,6 +4,7 @@
 use crate::cards::card::NUM_FACES;
 use crate::cards::cardset::CardSet;
 use crate::game::observe::Observation;
+use crate::game::trick::PlayState;
 use crate::game::{tribute, Action, Game, Phase};
 use crate::movegen::arrays::fill_counts;
 use crate::movegen::{Mode, Move};
@@ -26,13 +27,37 @@ impl LegalSet {
 
     /// The legal actions of the seat to act in `g` (none between deals).
     pub fn fill_game(&mut self, g: &Game) {
-        if g.phase != Phase::Play {
-            g.legal_actions_into(Mode::Pattern, &mut self.moves, &mut self.actions);
-            self.index_all(g.level());
-            return;
+        if g.phase == Phase::Play {
+            return self.fill_plays(&g.play, g.level());
         }
-        // Plays listed and indexed in one pass (the order of `legal_actions_into`).
-        let (p, level) = (&g.play, g.level());
+        g.legal_actions_into(Mode::Pattern, &mut self.moves, &mut self.actions);
+        self.index_all(g.level());
+    }
+
+    /// The legal actions of the observer when it is the seat to act (none
+    /// otherwise): plays, passing, tribute and return choices.
+    pub fn fill_observation(&mut self, o: &Observation) {
+        let acts = o.current == Some(o.seat);
+        if acts && o.phase == Phase::Play {
+            let mut hands = [CardSet::EMPTY; 4];
+            hands[o.seat as usize] = o.hand;
+            return self.fill_plays(&o.play_state(hands), o.level);
+        }
+        self.actions.clear();
+        if acts {
+            match o.phase {
+                Phase::Tribute => self.actions.extend(tribute::tribute_options(o.hand, o.level).into_iter().map(Action::Tribute)),
+                Phase::Return => self.actions.extend(tribute::return_options(o.hand, o.level, &o.rules).into_iter().map(Action::Return)),
+                _ => {}
+            }
+        }
+        self.index_all(o.level);
+    }
+
+    /// The plays of the seat to move in `p` at `level`, passing first when
+    /// it may (the order of `Game::legal_actions_into`), listed and indexed
+    /// in one pass.
+    fn fill_plays(&mut self, p: &PlayState, level: u8) {
         self.actions.clear();
         self.indices.clear();
         if p.can_pass() {
@@ -47,31 +72,6 @@ impl LegalSet {
             self.actions.push(Action::Play(m));
             self.indices.push(play_index(&m, level).expect("every legal play has an index") as u16);
         }
-    }
-
-    /// The legal actions of the observer when it is the seat to act (none
-    /// otherwise): plays, passing, tribute and return choices.
-    pub fn fill_observation(&mut self, o: &Observation) {
-        self.actions.clear();
-        if o.current == Some(o.seat) {
-            match o.phase {
-                Phase::Tribute => self.actions.extend(tribute::tribute_options(o.hand, o.level).into_iter().map(Action::Tribute)),
-                Phase::Return => self.actions.extend(tribute::return_options(o.hand, o.level, &o.rules).into_iter().map(Action::Return)),
-                Phase::Play => {
-                    let mut hands = [crate::cards::cardset::CardSet::EMPTY; 4];
-                    hands[o.seat as usize] = o.hand;
-                    let p = o.play_state(hands);
-                    if p.can_pass() {
-                        self.actions.push(Action::Pass);
-                    }
-                    self.moves.clear();
-                    p.moves(Mode::Pattern, &mut self.moves);
-                    self.actions.extend(self.moves.iter().map(|&m| Action::Play(m)));
-                }
-                _ => {}
-            }
-        }
-        self.index_all(o.level);
     }
 
     fn index_all(&mut self, level: u8) {
@@ -157,7 +157,8 @@ mod tests {
     use crate::rng::Rng;
 
     /// Plays random games through tribute and return: the observation of the
-    /// seat to act lists the same actions and indices as the game.
+    /// seat to act lists the same actions and indices as the game, and the
+    /// game's actions are its own `legal_actions_into`, in that order.
     #[test]
     fn observation_and_game_agree() {
         let mut rng = Rng::new(3);
@@ -176,6 +177,9 @@ mod tests {
                 phases.insert(g.phase);
                 a.fill_game(&g);
                 b.fill_observation(&g.observation(g.current_player().unwrap()));
+                let (mut buf, mut listed) = (Vec::new(), Vec::new());
+                g.legal_actions_into(Mode::Pattern, &mut buf, &mut listed);
+                assert_eq!(a.actions(), &listed[..], "the game's own list, in its order");
                 assert_eq!(a.actions(), b.actions());
                 assert_eq!(a.indices(), b.indices());
                 let k = rng.below(a.len() as u32) as usize;

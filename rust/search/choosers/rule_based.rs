@@ -145,7 +145,8 @@ impl View<'_> {
     }
 
     fn group_of(&self, mc: Counts) -> Option<&Group> {
-        self.plan().groups().iter().find(|g| g.counts == mc)
+        let p = self.plan();
+        p.position(mc).map(|j| &p.groups()[j])
     }
 
     /// Whether no hand but ours can beat `m` except with a bomb (by the
@@ -155,17 +156,16 @@ impl View<'_> {
     }
 
     /// Whether the hand after `m` leaves at most one group that does not
-    /// control its kind: with the lead, it goes out.
-    /// In a playout, a group of the plan leaves the rest of the plan (as
-    /// `playout_plans` keeps it).
+    /// control its kind: with the lead, it goes out. In a playout, a group
+    /// of the plan leaves the rest of the plan (as `playout_plans` keeps it).
     fn runs_out(&self, m: &Move) -> bool {
         let mc = Counts::of_play(m.cards, self.level);
-        if playout_plans::open() {
-            if let Some(j) = self.plan().groups().iter().position(|g| g.counts == mc) {
-                return self.plan().groups().iter().enumerate().filter(|&(i, g)| i != j && !self.controls(g)).count() <= 1;
-            }
-        }
-        plan(self.counts.minus(mc), self.level, value()).groups().iter().filter(|g| !self.controls(g)).count() <= 1
+        let kept = if playout_plans::open() { self.plan().position(mc) } else { None };
+        let left = match kept {
+            Some(j) => self.plan().without(j),
+            None => plan(self.counts.minus(mc), self.level, value()),
+        };
+        left.groups().iter().filter(|g| !self.controls(g)).count() <= 1
     }
 
     /// Whether a group of the plan is a boss (or a bomb).
@@ -285,8 +285,7 @@ pub fn choose(state: &PlayState, ctx: &Context, moves: &[Move]) -> Option<usize>
     // for the seat's next decision.
     if let (Some(i), Some(p), true) = (choice, v.plan.get(), playout_plans::open()) {
         let m = &moves[i];
-        let mc = Counts::of_play(m.cards, level);
-        if let Some(j) = p.groups().iter().position(|g| g.counts == mc) {
+        if let Some(j) = p.position(Counts::of_play(m.cards, level)) {
             playout_plans::keep(me, hand.minus(m.cards), || p.without(j));
         }
     }
