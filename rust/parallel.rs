@@ -124,8 +124,13 @@ where
 /// Runs `f` on every item, `workers` at a time: the calling thread and
 /// `workers - 1` helpers take the items in turn, so the caller works
 /// instead of waiting and a helper held back by a busy machine leaves the
-/// items it has not taken to the others. Stops taking items after an
-/// error; returns the error of the earliest item that failed.
+/// items it has not taken to the others. Each worker first takes the items
+/// of its own share (the caller the first `n / workers`, and so on), so a
+/// caller sharing the same items batch after batch finds each item's data
+/// in the cache of the core that worked on it last time; then it takes the
+/// others' leftovers. After an error, no item past the failing one is
+/// started; every earlier item is still run, and the error of the earliest
+/// item that failed is returned.
 ///
 /// The helpers are tasks on the shared pool that keep spinning a moment
 /// after a batch (`handoff`), so that a caller sharing batch after batch
@@ -138,30 +143,39 @@ pub fn share<T: Send>(items: Vec<T>, workers: usize, f: impl Fn(T) -> Result<()>
         return items.into_iter().try_for_each(f);
     }
     let slots: Vec<Mutex<Option<T>>> = items.into_iter().map(|x| Mutex::new(Some(x))).collect();
-    let next = AtomicUsize::new(0);
+    // Share `w` is items `start(w)..start(w + 1)`; `next[w]` is its next item not taken.
+    let start = |w: usize| w * n / workers;
+    let next: Vec<AtomicUsize> = (0..workers).map(|w| AtomicUsize::new(start(w))).collect();
+    // No item at or past `limit` is started (lowered to an item that failed).
+    let limit = AtomicUsize::new(n);
     let failed: Mutex<Option<(usize, Error)>> = Mutex::new(None);
-    let work = || loop {
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        if i >= n {
-            return;
-        }
-        let item = slots[i].lock().unwrap_or_else(|e| e.into_inner()).take();
-        if let Some(Err(e)) = item.map(&f) {
-            let mut fl = failed.lock().unwrap_or_else(|e| e.into_inner());
-            if fl.as_ref().is_none_or(|(j, _)| i < *j) {
-                *fl = Some((i, e));
+    let work = |me: usize| {
+        for w in (0..workers).map(|k| (me + k) % workers) {
+            loop {
+                let i = next[w].fetch_add(1, Ordering::Relaxed);
+                if i >= start(w + 1) || i >= limit.load(Ordering::Relaxed) {
+                    break;
+                }
+                let item = slots[i].lock().unwrap_or_else(|e| e.into_inner()).take();
+                if let Some(Err(e)) = item.map(&f) {
+                    let mut fl = failed.lock().unwrap_or_else(|e| e.into_inner());
+                    if fl.as_ref().is_none_or(|(j, _)| i < *j) {
+                        *fl = Some((i, e));
+                    }
+                    limit.fetch_min(i, Ordering::Relaxed);
+                }
             }
-            next.store(n, Ordering::Relaxed);
         }
     };
     let pool = pool()?;
     if !handoff::offer(pool, workers - 1, &work) {
         // Another caller holds the helpers: helpers of this call's own.
         pool.in_place_scope(|s| {
-            for _ in 1..workers {
-                s.spawn(|_| work());
+            for w in 1..workers {
+                let work = &work;
+                s.spawn(move |_| work(w));
             }
-            work();
+            work(0);
         });
     }
     match failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
@@ -213,8 +227,23 @@ mod tests {
             .unwrap();
             assert!(v.iter().enumerate().all(|(i, &x)| x == crate::rng::derive_seed(3, i as u64)));
             let r = share((0..50).collect(), workers, |i: usize| if i % 10 == 7 { Err(Error::InvalidState(format!("{i}"))) } else { Ok(()) });
-            // Items are taken in order, so item 7 is always taken (and fails) before any later one.
+            // Every item before a failing one is run, so item 7 always fails.
             assert!(matches!(r, Err(Error::InvalidState(ref m)) if m == "7"), "{r:?}");
+            // No item past the first failure is started, whichever worker took it.
+            let past = AtomicUsize::new(0);
+            let r = share((0..50).collect(), workers, |i: usize| {
+                if i > 7 && i % 10 == 7 {
+                    past.fetch_add(1, Ordering::Relaxed);
+                }
+                if i % 10 == 7 {
+                    std::thread::sleep(Duration::from_millis(2));
+                    Err(Error::InvalidState(format!("{i}")))
+                } else {
+                    Ok(())
+                }
+            });
+            assert!(matches!(r, Err(Error::InvalidState(ref m)) if m == "7"), "{r:?}");
+            assert!(past.load(Ordering::Relaxed) <= workers, "{}", past.load(Ordering::Relaxed));
         }
         assert!(share(Vec::<u8>::new(), 2, |_| Ok(())).is_ok());
     }

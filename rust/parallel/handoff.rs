@@ -13,7 +13,7 @@ const SPIN: Duration = Duration::from_micros(200);
 /// A batch's work lent to the helpers: valid while `Desk::lent` holds it
 /// and until every helper that took it has left (`Desk::busy`).
 #[derive(Clone, Copy)]
-struct Lent(*const (dyn Fn() + Sync + 'static));
+struct Lent(*const (dyn Fn(usize) + Sync + 'static));
 
 // SAFETY: the pointee is `Sync`, and `offer` keeps it alive for as long
 // as any helper may call it (see `offer`).
@@ -44,10 +44,11 @@ static DESK: Desk = Desk {
     panic: Mutex::new(None),
 };
 
-/// Runs `work` on the calling thread with up to `helpers` helpers
-/// running it too, and returns once no one runs it any more; false
-/// (nothing run) when another caller's batch is on offer.
-pub(super) fn offer(pool: &rayon::ThreadPool, helpers: usize, work: &(dyn Fn() + Sync)) -> bool {
+/// Runs `work(0)` on the calling thread with up to `helpers` helpers
+/// running it too (each `work(k)`, `k` in `1..=helpers` and different for
+/// each), and returns once no one runs it any more; false (nothing run)
+/// when another caller's batch is on offer.
+pub(super) fn offer(pool: &rayon::ThreadPool, helpers: usize, work: &(dyn Fn(usize) + Sync)) -> bool {
     if DESK.taken.compare_exchange(false, true, SeqCst, SeqCst).is_err() {
         return false;
     }
@@ -56,7 +57,7 @@ pub(super) fn offer(pool: &rayon::ThreadPool, helpers: usize, work: &(dyn Fn() +
     // desk and waits until no helper is inside it before this function
     // returns or unwinds, and a helper calls it only after entering
     // (`busy`) while the desk holds it, so no call outlives `work`.
-    let lent = Lent(unsafe { std::mem::transmute::<*const (dyn Fn() + Sync + '_), *const (dyn Fn() + Sync + 'static)>(work) });
+    let lent = Lent(unsafe { std::mem::transmute::<*const (dyn Fn(usize) + Sync + '_), *const (dyn Fn(usize) + Sync + 'static)>(work) });
     *DESK.lent.lock().unwrap_or_else(|e| e.into_inner()) = Some((lent, helpers));
     DESK.batch.fetch_add(1, SeqCst);
     let running = DESK.helpers.load(SeqCst);
@@ -64,7 +65,7 @@ pub(super) fn offer(pool: &rayon::ThreadPool, helpers: usize, work: &(dyn Fn() +
         DESK.helpers.fetch_add(1, SeqCst);
         pool.spawn(help);
     }
-    work();
+    work(0);
     if let Some(p) = back.finish() {
         resume_unwind(p);
     }
@@ -113,16 +114,17 @@ fn help() {
                 let mut lent = DESK.lent.lock().unwrap_or_else(|e| e.into_inner());
                 match lent.as_mut() {
                     Some((job, seats)) if *seats > 0 => {
+                        let me = *seats;
                         *seats -= 1;
                         DESK.busy.fetch_add(1, SeqCst);
-                        Some(*job)
+                        Some((*job, me))
                     }
                     _ => None,
                 }
             };
-            if let Some(Lent(job)) = job {
+            if let Some((Lent(job), me)) = job {
                 // SAFETY: entered (`busy`) while the desk held the work: see `offer`.
-                let r = catch_unwind(AssertUnwindSafe(|| unsafe { (*job)() }));
+                let r = catch_unwind(AssertUnwindSafe(|| unsafe { (*job)(me) }));
                 if let Err(p) = r {
                     DESK.panic.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(p);
                 }
