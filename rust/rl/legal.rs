@@ -9,6 +9,7 @@ use crate::game::{tribute, Action, Game, Phase};
 use crate::movegen::arrays::fill_counts;
 use crate::movegen::{Mode, Move};
 use crate::rl::action_space::{action_index, play_index, PASS_INDEX, SIZE};
+use std::ops::ControlFlow;
 
 /// The legal actions of one decision with their indices; reused between
 /// decisions so that a warm set does not allocate.
@@ -64,14 +65,15 @@ impl LegalSet {
             self.actions.push(Action::Pass);
             self.indices.push(PASS_INDEX as u16);
         }
-        self.moves.clear();
-        p.moves(Mode::Pattern, &mut self.moves);
-        self.actions.reserve(self.moves.len());
-        self.indices.reserve(self.moves.len());
-        for &m in &self.moves {
-            self.actions.push(Action::Play(m));
-            self.indices.push(play_index(&m, level).expect("every legal play has an index") as u16);
+        if p.over {
+            return;
         }
+        let (actions, indices) = (&mut self.actions, &mut self.indices);
+        p.move_gen().visit(Mode::Pattern, &mut |m: Move| {
+            actions.push(Action::Play(m));
+            indices.push(play_index(&m, level).expect("every legal play has an index") as u16);
+            ControlFlow::Continue(())
+        });
     }
 
     fn index_all(&mut self, level: u8) {
