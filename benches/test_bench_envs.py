@@ -116,9 +116,10 @@ def test_gymnasium_single_env(benchmark):
     _rate(benchmark, STEPS)
 
 
+@pytest.mark.parametrize("copy", [True, False], ids=["copies", "buffers"])
 @pytest.mark.parametrize("threads", [1, 2])
-def test_gymnasium_vector_env(benchmark, threads):
-    env = ggym.GuandanVectorEnv(TABLES, opponents=[None, "random", None, "random"], threads=threads)
+def test_gymnasium_vector_env(benchmark, threads, copy):
+    env = ggym.GuandanVectorEnv(TABLES, opponents=[None, "random", None, "random"], threads=threads, copy=copy)
     calls = 40
 
     def run():
@@ -132,9 +133,10 @@ def test_gymnasium_vector_env(benchmark, threads):
     _rate(benchmark, calls * TABLES)
 
 
+@pytest.mark.parametrize("copy", [True, False], ids=["copies", "buffers"])
 @pytest.mark.parametrize("threads", [1, 2])
-def test_pettingzoo_vector_env(benchmark, threads):
-    env = gpz.vector_env(TABLES, threads=threads)
+def test_pettingzoo_vector_env(benchmark, threads, copy):
+    env = gpz.vector_env(TABLES, threads=threads, copy=copy)
     calls = 40
 
     def run():

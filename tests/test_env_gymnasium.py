@@ -183,6 +183,24 @@ def test_vector_env_seeds_give_the_same_episodes() -> None:
     assert (rewards[~ends] == 0).all() and set(np.abs(rewards[ends]).tolist()) <= {1.0, 2.0, 3.0}
 
 
+def test_vector_env_without_copies_returns_the_native_buffers() -> None:
+    """copy=False steps the same episodes and hands out the buffers the next step rewrites."""
+    copied = vector_run(ggym.GuandanVectorEnv(3), 40, seed=7)
+    env = ggym.GuandanVectorEnv(3, copy=False)
+    rng = np.random.default_rng(7)
+    obs, info = env.reset(seed=7)
+    assert np.array_equal(obs, copied[0][0]) and np.array_equal(info["action_mask"], copied[0][1])
+    for k in range(1, 41):
+        a = np.array([random_legal(m, rng) for m in info["action_mask"]], np.int64)
+        held = obs
+        obs, reward, terminated, _, info = env.step(a)
+        assert obs is held, "the same buffer every step"
+        for x, y in zip((obs, reward, terminated, info["action_mask"], info["seat"]), copied[k]):
+            np.testing.assert_array_equal(x, y)
+    native = env.native.step(np.array([random_legal(m, rng) for m in info["action_mask"]], np.int64))
+    assert np.shares_memory(obs, native["obs"]) and np.shares_memory(info["action_mask"], native["mask"])
+
+
 def test_vector_env_refuses_bad_actions_and_moves_no_table() -> None:
     env = ggym.GuandanVectorEnv(2)
     _, info = env.reset(seed=1)

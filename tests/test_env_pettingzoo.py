@@ -307,3 +307,25 @@ def test_vector_form_batches_the_aec_view() -> None:
     with pytest.raises(gf.InvalidArgumentError):
         env.step(np.zeros(2, np.int64))
     env.close()
+
+
+def test_vector_form_without_copies_gives_the_same_steps_in_the_native_buffers() -> None:
+    runs = []
+    for copy in (True, False):
+        env = gpz.vector_env(3, seed=4, copy=copy)
+        env.reset()
+        rng = np.random.default_rng(0)
+        seen = []
+        for _ in range(40):
+            obs, rewards, terminations, _, infos = env.last()
+            seen.append([x.copy() for x in (obs["observation"], obs["action_mask"], rewards, terminations, infos["reset"], env.agent_selection)])
+            env.step(np.array([random_legal(m, rng) for m in obs["action_mask"]]))
+        runs.append(seen)
+        obs, rewards, *_ = env.last()
+        native = env.native.step(np.array([random_legal(m, rng) for m in obs["action_mask"]]))
+        assert np.shares_memory(obs["observation"], native["obs"]) is (not copy)
+        assert np.shares_memory(rewards, native["reward"]) is (not copy)
+        env.close()
+    for a, b in zip(*runs):
+        for x, y in zip(a, b):
+            np.testing.assert_array_equal(x, y)

@@ -174,6 +174,11 @@ class GuandanVectorEnv(VectorEnv):  # type: ignore[misc]
     ``infos["reset"]`` marks those tables). ``reset(seed=s)`` restarts every
     table from seed `s` (table i's episodes are seeded from ``(s, i, episode)``).
     An illegal action raises `IllegalMoveError` and no table moves.
+
+    With ``copy=False`` (as Gymnasium's ``SyncVectorEnv(copy=False)``) the
+    observations, masks and flags returned are the native buffers
+    themselves, rewritten by the next ``step`` or ``reset``: no copy a step,
+    for a loop that uses them before stepping again.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
@@ -189,8 +194,10 @@ class GuandanVectorEnv(VectorEnv):  # type: ignore[misc]
         observation: str = "danzero",
         threads: int = 0,
         seed: int = 0,
+        copy: bool = True,
     ) -> None:
         self.opponents = check_opponents(opponents)
+        self.copy = bool(copy)
         self.team = next(s for s, o in enumerate(self.opponents) if o is None) % 2
         self._options = {
             "threads": threads,
@@ -208,21 +215,24 @@ class GuandanVectorEnv(VectorEnv):  # type: ignore[misc]
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
 
+    def _array(self, a: np.ndarray) -> np.ndarray:
+        return a.copy() if self.copy else a
+
     def _infos(self, out: dict[str, np.ndarray]) -> dict[str, Any]:
         return {
-            "action_mask": out["mask"].view(np.int8).copy(),
-            "seat": out["seat"].copy(),
-            "reset": out["reset"].copy(),
+            "action_mask": self._array(out["mask"].view(np.int8)),
+            "seat": self._array(out["seat"]),
+            "reset": self._array(out["reset"]),
         }
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         out = self._native.reset(seed=seed)
-        return out["obs"].copy(), self._infos(out)
+        return self._array(out["obs"]), self._infos(out)
 
     def step(self, actions_: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         out = self._native.step(_index_array(actions_, self.num_envs))
         reward = out["reward"][:, self.team].astype(np.float64)
-        return out["obs"].copy(), reward, out["terminated"].copy(), out["truncated"].copy(), self._infos(out)
+        return self._array(out["obs"]), reward, self._array(out["terminated"]), self._array(out["truncated"]), self._infos(out)
 
     @property
     def native(self) -> Any:

@@ -308,7 +308,9 @@ class GuandanVectorAECEnv:
     per table and agent ((num_envs, 4): every agent's, not only the actor's),
     terminations, truncations and infos (``"reset"``: the table started its
     next episode in that step, and the observation is that episode's first).
-    `step(actions)` takes one index per table. The arrays are copies.
+    `step(actions)` takes one index per table. The arrays are copies, or
+    with ``copy=False`` (as Gymnasium's ``SyncVectorEnv(copy=False)``) the
+    native buffers themselves, rewritten by the next `step` or `reset`.
     """
 
     metadata = GuandanAECEnv.metadata
@@ -323,8 +325,10 @@ class GuandanVectorAECEnv:
         observation: str = "danzero",
         threads: int = 0,
         seed: int = 0,
+        copy: bool = True,
     ) -> None:
         single = GuandanAECEnv(rules=rules, unit=unit, reward=reward, observation=observation)
+        self.copy = bool(copy)
         self.possible_agents = list(AGENTS)
         self.observation_spaces = single.observation_spaces
         self.action_spaces = single.action_spaces
@@ -353,14 +357,18 @@ class GuandanVectorAECEnv:
             raise gf.InvalidStateError("call reset() first")
         return self._out
 
+    def _array(self, a: np.ndarray) -> np.ndarray:
+        return a.copy() if self.copy else a
+
     @property
     def agent_selection(self) -> np.ndarray:
-        return self._current()["seat"].copy()
+        return self._array(self._current()["seat"])
 
     def last(self) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, np.ndarray]]:
         out = self._current()
-        obs = {"observation": out["obs"].copy(), "action_mask": out["mask"].view(np.int8).copy()}
-        return obs, out["reward"].copy(), out["terminated"].copy(), out["truncated"].copy(), {"reset": out["reset"].copy()}
+        a = self._array
+        obs = {"observation": a(out["obs"]), "action_mask": a(out["mask"].view(np.int8))}
+        return obs, a(out["reward"]), a(out["terminated"]), a(out["truncated"]), {"reset": a(out["reset"])}
 
     def step(self, actions_: Any) -> None:
         """Plays one index per table for its acting agent; an illegal one raises and no table moves."""
