@@ -13,6 +13,9 @@
 //! Groups:
 //! * `lead_pattern`  — leading listing, `Mode::Pattern`, one benchmark per hand,
 //!   plus `mix`: one call per iteration, cycling through 64 hands.
+//! * `lead_visit`    — the same plays handed one by one to a visitor
+//!   (`MoveGen::visit`) that folds each into a checksum: the listing without
+//!   writing a list, per hand with `Throughput::Elements(moves)`.
 //! * `lead_cards`    — leading listing, `Mode::Cards`, one benchmark per hand with
 //!   `Throughput::Elements(moves)` (so criterion prints moves/s: ns per move is
 //!   1e9 / that), plus `mix` (per call, cycling through 64 hands).
@@ -248,6 +251,25 @@ fn bench_lead(c: &mut Criterion, cases: &[Case], mix: &[Case]) {
     }
     g.throughput(Throughput::Elements(1));
     g.bench_function("mix", |b| b.iter_custom(cycle(mix, |_| None, Mode::Pattern)));
+    g.finish();
+
+    // The same plays handed one by one to a visitor that looks at each
+    // (what a chooser that needs no list pays).
+    let mut g = c.benchmark_group("lead_visit");
+    for case in cases {
+        let n = count(case, None, Mode::Pattern, &mut buf);
+        g.throughput(Throughput::Elements(n as u64));
+        g.bench_function(BenchmarkId::from_parameter(case.label()), |b| {
+            b.iter(|| {
+                let mut acc = 0u64;
+                MoveGen::new(black_box(case.hand), case.level, None, ComboRules::default()).visit(Mode::Pattern, &mut |m: Move| {
+                    acc = acc.rotate_left(5) ^ (m.cards.0 as u64) ^ m.combo.rank as u64;
+                    std::ops::ControlFlow::Continue(())
+                });
+                black_box(acc)
+            })
+        });
+    }
     g.finish();
 
     let mut g = c.benchmark_group("lead_cards");
