@@ -30,7 +30,8 @@
 //!   pattern level, one thread (`Throughput::Elements(512)`: deals/s; 512 so
 //!   that starting the batch's thread pool, about 35 µs, does not count).
 
-use criterion::{BenchmarkId, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use guandan_fast::cards::deck::deal;
 use guandan_fast::game::rules::Rules;
 use guandan_fast::movegen::{generate, MoveGen};
@@ -234,56 +235,53 @@ const TOPS: [(&str, &str, Kind); 5] = [
     ("bomb", "9s 9s 9c 9d", Kind::Bomb),
 ];
 
-fn bench_lead(c: &mut Criterion, cases: &[Case], mix: &[Case]) {
+/// A group with one benchmark per hand, its throughput the hand's leading
+/// plays in `mode`: each iteration is `call` on the hand (given a reusable
+/// buffer). Returned unfinished, so that a `mix` case can follow.
+fn per_hand<'a>(
+    c: &'a mut Criterion,
+    name: &str,
+    cases: &[Case],
+    mode: Mode,
+    mut call: impl FnMut(&Case, &mut Vec<Move>) -> u64,
+) -> BenchmarkGroup<'a, WallTime> {
     let mut buf: Vec<Move> = Vec::with_capacity(1 << 16);
-
-    let mut g = c.benchmark_group("lead_pattern");
+    let mut g = c.benchmark_group(name);
     for case in cases {
-        let n = count(case, None, Mode::Pattern, &mut buf);
+        let n = count(case, None, mode, &mut buf);
         g.throughput(Throughput::Elements(n as u64));
-        g.bench_function(BenchmarkId::from_parameter(case.label()), |b| {
-            b.iter(|| {
-                buf.clear();
-                generate(black_box(case.hand), case.level, None, Mode::Pattern, ComboRules::default(), &mut buf);
-                black_box(buf.len())
-            })
-        });
+        g.bench_function(BenchmarkId::from_parameter(case.label()), |b| b.iter(|| call(black_box(case), &mut buf)));
     }
+    g
+}
+
+fn bench_lead(c: &mut Criterion, cases: &[Case], mix: &[Case]) {
+    let listing = |mode: Mode| {
+        move |case: &Case, buf: &mut Vec<Move>| {
+            buf.clear();
+            generate(case.hand, case.level, None, mode, ComboRules::default(), buf);
+            buf.len() as u64
+        }
+    };
+
+    let mut g = per_hand(c, "lead_pattern", cases, Mode::Pattern, listing(Mode::Pattern));
     g.throughput(Throughput::Elements(1));
     g.bench_function("mix", |b| b.iter_custom(cycle(mix, |_| None, Mode::Pattern)));
     g.finish();
 
     // The same plays handed one by one to a visitor that looks at each
     // (what a chooser that needs no list pays).
-    let mut g = c.benchmark_group("lead_visit");
-    for case in cases {
-        let n = count(case, None, Mode::Pattern, &mut buf);
-        g.throughput(Throughput::Elements(n as u64));
-        g.bench_function(BenchmarkId::from_parameter(case.label()), |b| {
-            b.iter(|| {
-                let mut acc = 0u64;
-                MoveGen::new(black_box(case.hand), case.level, None, ComboRules::default()).visit(Mode::Pattern, &mut |m: Move| {
-                    acc = acc.rotate_left(5) ^ (m.cards.0 as u64) ^ m.combo.rank as u64;
-                    std::ops::ControlFlow::Continue(())
-                });
-                black_box(acc)
-            })
+    let visiting = |case: &Case, _: &mut Vec<Move>| {
+        let mut acc = 0u64;
+        MoveGen::new(case.hand, case.level, None, ComboRules::default()).visit(Mode::Pattern, &mut |m: Move| {
+            acc = acc.rotate_left(5) ^ (m.cards.0 as u64) ^ m.combo.rank as u64;
+            std::ops::ControlFlow::Continue(())
         });
-    }
-    g.finish();
+        acc
+    };
+    per_hand(c, "lead_visit", cases, Mode::Pattern, visiting).finish();
 
-    let mut g = c.benchmark_group("lead_cards");
-    for case in cases {
-        let n = count(case, None, Mode::Cards, &mut buf);
-        g.throughput(Throughput::Elements(n as u64));
-        g.bench_function(BenchmarkId::from_parameter(case.label()), |b| {
-            b.iter(|| {
-                buf.clear();
-                generate(black_box(case.hand), case.level, None, Mode::Cards, ComboRules::default(), &mut buf);
-                black_box(buf.len())
-            })
-        });
-    }
+    let mut g = per_hand(c, "lead_cards", cases, Mode::Cards, listing(Mode::Cards));
     g.throughput(Throughput::Elements(1));
     g.bench_function("mix", |b| b.iter_custom(cycle(mix, |_| None, Mode::Cards)));
     g.finish();
