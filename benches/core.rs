@@ -256,13 +256,7 @@ fn per_hand<'a>(
 }
 
 fn bench_lead(c: &mut Criterion, cases: &[Case], mix: &[Case]) {
-    let listing = |mode: Mode| {
-        move |case: &Case, buf: &mut Vec<Move>| {
-            buf.clear();
-            generate(case.hand, case.level, None, mode, ComboRules::default(), buf);
-            buf.len() as u64
-        }
-    };
+    let listing = |mode: Mode| move |case: &Case, buf: &mut Vec<Move>| count(case, None, mode, buf) as u64;
 
     let mut g = per_hand(c, "lead_pattern", cases, Mode::Pattern, listing(Mode::Pattern));
     g.throughput(Throughput::Elements(1));
