@@ -538,21 +538,30 @@ impl Solver<'_> {
         if k & NAT_MASK == 0 {
             return (self.base(k, d).cost, NO_PLACE);
         }
-        // No more pairs than the cards left make can join waiting triples,
-        // and (by value) pairs joined early need as many triples to come.
-        let left = cards(k) as i8;
-        let d = d.min(left / 2);
-        if d < 0 && self.model == Model::Value && -d > left / 3 {
-            return (INF, NO_PLACE);
+        // Triples waiting beyond the pairs the cards left can make are as
+        // good as that many; pairs joined early beyond the triples the
+        // cards can make are no decomposition by value, and each a play
+        // again by plays, whatever the rest of the hand does.
+        let (pairs, triples) = pairs_and_triples(k);
+        let mut d = d.min(pairs);
+        let mut over = 0;
+        if -d > triples {
+            match self.model {
+                Model::Value => return (INF, NO_PLACE),
+                Model::Plays => {
+                    over = 100 * (-d - triples) as i32;
+                    d = -triples;
+                }
+            }
         }
         let mk = memo_key(k, d, self.model, self.level);
-        if let Some(found) = self.memo.get(mk) {
-            return found;
+        if let Some((cost, place)) = self.memo.get(mk) {
+            return (cost + over, place);
         }
         let (cost, _, _, place) = self.cheapest(k, d);
         let place = if self.from_top { NO_PLACE } else { place };
         self.memo.insert(mk, cost, place);
-        (cost, place)
+        (cost + over, place)
     }
 
     /// How many of the pairs of same-rank groups `g` the search tries
@@ -792,6 +801,22 @@ fn cards(k: Key) -> u32 {
     let bytes = (x & 0x0F0F_0F0F_0F0F_0F0F) + ((x >> 4) & 0x0F0F_0F0F_0F0F_0F0F);
     let naturals = (bytes.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32;
     naturals + (field(k, WILD_SHIFT) + field(k, BJ_SHIFT) + field(k, RJ_SHIFT)) as u32
+}
+
+/// At most how many pairs and how many triples the plays of `k` can hold:
+/// a natural rank of `c` cards makes `c / 2` pairs or `c / 3` triples, a
+/// wildcard completes one more of either, and a joker pair is a pair.
+#[inline]
+fn pairs_and_triples(k: Key) -> (i8, i8) {
+    let left = cards(k) as i8;
+    let (w, b, r) = (field(k, WILD_SHIFT) as i8, field(k, BJ_SHIFT) as i8, field(k, RJ_SHIFT) as i8);
+    let x = k & NAT_MASK;
+    let (b0, b1, b2, b3) = (x & LOW_BITS, (x >> 1) & LOW_BITS, (x >> 2) & LOW_BITS, (x >> 3) & LOW_BITS);
+    // Counts are at most 8: 3 or more is 0b0011 or a bit of 4 or 8 set; 6 or more is 0b011x or 8.
+    let (three, six) = ((b0 & b1) | b2 | b3, (b1 & b2) | b3);
+    let pairs = (left - w - b - r - b0.count_ones() as i8) / 2 + w + b / 2 + r / 2;
+    let triples = (three.count_ones() + six.count_ones()) as i8 + w;
+    (pairs.min(left / 2), triples.min(left / 3))
 }
 
 /// The lowest natural rank of `k` (which has one).
@@ -1183,6 +1208,45 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn pairs_and_triples_bound_every_decomposition() {
+        // The most pairs and the most triples any decomposition the search
+        // walks holds, by trying every play at each step: the search's
+        // bounds must be at least these, or it would cut off full houses.
+        fn most(k: Key, memo: &mut Map<Key, (i8, i8)>) -> (i8, i8) {
+            if k & NAT_MASK == 0 {
+                let pairs = [WILD_SHIFT, BJ_SHIFT, RJ_SHIFT].iter().filter(|&&s| field(k, s) == 2).count() as i8;
+                return (pairs, 0);
+            }
+            if let Some(&m) = memo.get(&k) {
+                return m;
+            }
+            let mut best = (0, 0);
+            let _ = for_each_piece(k, lowest(k), |p| {
+                let (pairs, triples) = p.groups.map_or((0, 0), |g| (g.pairs as i8, g.triples as i8));
+                let rest = most(k - p.delta, memo);
+                best = (best.0.max(pairs + rest.0), best.1.max(triples + rest.1));
+                ControlFlow::Continue(())
+            });
+            memo.insert(k, best);
+            best
+        }
+        let mut rng = Rng::new(29);
+        let mut memo = Map::new();
+        let mut tight = (0, 0);
+        for i in 0..3_000u32 {
+            let level = (i % 13) as u8;
+            let hand = hand_with(&mut rng, 1 + i % 27, level, (i % 3) as u8, [4, 7, 13][(i % 3) as usize]);
+            let k = key_of(hand, level, ComboRules::default());
+            let (bound, found) = (pairs_and_triples(k), most(k, &mut memo));
+            assert!(bound.0 >= found.0 && bound.1 >= found.1, "{hand} at {level}: bounds {bound:?}, found {found:?}");
+            tight.0 += (bound.0 == found.0) as u32;
+            tight.1 += (bound.1 == found.1) as u32;
+        }
+        // The bounds are reached in most hands, so they are not loose by design.
+        assert!(tight.0 > 2_000 && tight.1 > 2_000, "{tight:?}");
     }
 
     #[test]
