@@ -7,6 +7,10 @@
 //! * `decompose/warm` — `min_plays` of the hand minus one of its leading plays,
 //!   as a rollout step asks (the per-thread memo warm);
 //! * `decompose/bound` — `min_plays_bound`;
+//! * `rule_plan/fresh_N` — the rule policy's plan (`plan` by `VALUE`) of
+//!   an N-card hand no call has seen lately, as a playout asks for each
+//!   hidden hand it deals (the hands cycle through 2^16 random ones, too
+//!   many states for the per-thread memo to keep);
 //! * `rule_deal` — one whole deal, four rule players, one thread.
 //! * `greedy_deal` — the same with four greedy players (the rollouts of `mc`).
 //! * `search` — one decision of `mc:200`, `mc-rule:100`, `sh:200` and
@@ -22,10 +26,11 @@ use guandan_fast::cards::deck::deal;
 use guandan_fast::game::rules::Rules;
 use guandan_fast::game::trick::PlayState;
 use guandan_fast::game::{Game, Phase};
-use guandan_fast::movegen::decompose::{min_plays, min_plays_bound, min_plays_cold};
+use guandan_fast::movegen::decompose::{min_plays, min_plays_bound, min_plays_cold, plan, Counts};
 use guandan_fast::movegen::generate;
 use guandan_fast::parallel::Stop;
 use guandan_fast::rng::Rng;
+use guandan_fast::search::choosers::rule_based::VALUE;
 use guandan_fast::search::choosers::{Chooser, Greedy};
 use guandan_fast::search::context::Context;
 use guandan_fast::search::decide::evaluate;
@@ -38,6 +43,22 @@ use std::hint::black_box;
 
 fn hands() -> Vec<(CardSet, u8)> {
     (0..64u64).map(|s| (deal(&mut Rng::new(s))[0], (s % 13) as u8)).collect()
+}
+
+/// `count` random hands of `n` cards (at levels 2..A in turn), as counts.
+fn fresh_hands(n: usize, count: usize) -> Vec<(Counts, u8)> {
+    let mut rng = Rng::new(n as u64);
+    (0..count)
+        .map(|i| {
+            let mut cards = deal(&mut rng)[0].cards();
+            while cards.len() > n {
+                cards.swap_remove(rng.below(cards.len() as u32) as usize);
+            }
+            let hand = cards.iter().fold(CardSet::EMPTY, |h, &c| h.plus(CardSet::single(c)).expect("cards of one hand"));
+            let level = (i % 13) as u8;
+            (Counts::of(hand, level, ComboRules::default()), level)
+        })
+        .collect()
 }
 
 fn bench_decompose(c: &mut Criterion) {
@@ -70,6 +91,18 @@ fn bench_decompose(c: &mut Criterion) {
             black_box(min_plays_bound(hs[i].0, hs[i].1, rules))
         })
     });
+    g.finish();
+    let mut g = c.benchmark_group("rule_plan");
+    for n in [10usize, 15, 20, 27] {
+        let fresh = fresh_hands(n, 1 << 16);
+        let mut k = 0;
+        g.bench_function(format!("fresh_{n}"), |b| {
+            b.iter(|| {
+                k = (k + 1) % fresh.len();
+                black_box(plan(fresh[k].0, fresh[k].1, &VALUE).cost)
+            })
+        });
+    }
     g.finish();
     let mut g = c.benchmark_group("rule_deal");
     g.throughput(Throughput::Elements(16));

@@ -542,15 +542,18 @@ impl Solver<'_> {
         // good as that many; pairs joined early beyond the triples the
         // cards can make are no decomposition by value, and each a play
         // again by plays, whatever the rest of the hand does.
-        let (pairs, triples) = pairs_and_triples(k);
-        let mut d = d.min(pairs);
+        let mut d = d;
         let mut over = 0;
-        if -d > triples {
-            match self.model {
-                Model::Value => return (INF, NO_PLACE),
-                Model::Plays => {
-                    over = 100 * (-d - triples) as i32;
-                    d = -triples;
+        if d != 0 {
+            let (pairs, triples) = pairs_and_triples(k);
+            d = d.min(pairs);
+            if -d > triples {
+                match self.model {
+                    Model::Value => return (INF, NO_PLACE),
+                    Model::Plays => {
+                        over = 100 * (-d - triples) as i32;
+                        d = -triples;
+                    }
                 }
             }
         }
