@@ -171,9 +171,16 @@ const RUN_RANKS: [[Key; 14]; 3] = {
 /// the lowest bit of each (counts are at most 8).
 #[inline]
 fn at_least(k: Key) -> [Key; 3] {
-    let x = k & NAT_MASK;
-    let (b0, b1, b2, b3) = (x & LOW_BITS, (x >> 1) & LOW_BITS, (x >> 2) & LOW_BITS, (x >> 3) & LOW_BITS);
+    let [b0, b1, b2, b3] = planes(k);
     [b0 | b1 | b2 | b3, b1 | b2 | b3, (b0 & b1) | b2 | b3]
+}
+
+/// For `j` in 0..4, bit `j` of each natural rank's count in `k`, as the
+/// lowest bit of each rank.
+#[inline]
+fn planes(k: Key) -> [Key; 4] {
+    let x = k & NAT_MASK;
+    [x & LOW_BITS, (x >> 1) & LOW_BITS, (x >> 2) & LOW_BITS, (x >> 3) & LOW_BITS]
 }
 
 /// What one play of a decomposition costs, in hundredths of a play: a play
@@ -813,11 +820,10 @@ fn cards(k: Key) -> u32 {
 fn pairs_and_triples(k: Key) -> (i8, i8) {
     let left = cards(k) as i8;
     let (w, b, r) = (field(k, WILD_SHIFT) as i8, field(k, BJ_SHIFT) as i8, field(k, RJ_SHIFT) as i8);
-    let x = k & NAT_MASK;
-    let (b0, b1, b2, b3) = (x & LOW_BITS, (x >> 1) & LOW_BITS, (x >> 2) & LOW_BITS, (x >> 3) & LOW_BITS);
-    // Counts are at most 8: 3 or more is 0b0011 or a bit of 4 or 8 set; 6 or more is 0b011x or 8.
-    let (three, six) = ((b0 & b1) | b2 | b3, (b1 & b2) | b3);
-    let pairs = (left - w - b - r - b0.count_ones() as i8) / 2 + w + b / 2 + r / 2;
+    let [odd, b1, b2, b3] = planes(k);
+    // Counts are at most 8, so 6 or more is 0b011x or 8.
+    let (three, six) = (at_least(k)[2], (b1 & b2) | b3);
+    let pairs = (left - w - b - r - odd.count_ones() as i8) / 2 + w + b / 2 + r / 2;
     let triples = (three.count_ones() + six.count_ones()) as i8 + w;
     (pairs.min(left / 2), triples.min(left / 3))
 }
