@@ -365,21 +365,28 @@ impl Plans {
         ((k ^ (k >> 29) ^ (u64::from(level) << 59)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - PLAN_BITS)) as usize
     }
 
-    /// The plan kept for `k` at `level` by `costs`, if any.
+    /// Copies into `out` the plan kept for `k` at `level` by `costs`, if
+    /// any; whether there was one.
     #[inline]
-    fn get(&self, k: Key, level: u8, costs: &Costs) -> Option<Plan> {
+    fn get(&self, k: Key, level: u8, costs: &Costs, out: &mut Plan) -> bool {
         let (key, lv, p) = &self.slots[Plans::slot(k, level)];
-        (*key == k && *lv == level && self.costs == *costs).then_some(*p)
+        let hit = *key == k && *lv == level && self.costs == *costs;
+        if hit {
+            out.copy_from(p);
+        }
+        hit
     }
 
     /// Keeps `p` as the plan of `k` at `level` by `costs` (forgetting every
     /// plan of another cost table).
-    fn put(&mut self, k: Key, level: u8, costs: &Costs, p: Plan) {
+    fn put(&mut self, k: Key, level: u8, costs: &Costs, p: &Plan) {
         if self.costs != *costs {
             self.costs = *costs;
             self.slots.iter_mut().for_each(|s| s.1 = u8::MAX);
         }
-        self.slots[Plans::slot(k, level)] = (k, level, p);
+        let slot = &mut self.slots[Plans::slot(k, level)];
+        (slot.0, slot.1) = (k, level);
+        slot.2.copy_from(p);
     }
 }
 
@@ -923,14 +930,21 @@ impl Plan {
         Plan { cost: 0, groups: [g; PLAN_MAX], len: 0 }
     };
 
-    /// This plan less its group `i` (a plan of the cards left after
-    /// playing that group, of least cost when this one is).
-    pub fn without(&self, i: usize) -> Plan {
-        let mut p = *self;
-        p.cost -= p.groups[i].cost as i32;
-        p.groups.copy_within(i + 1..p.len, i);
-        p.len -= 1;
-        p
+    /// Makes this plan a copy of `src` (copying only the groups it holds).
+    #[inline]
+    pub fn copy_from(&mut self, src: &Plan) {
+        self.groups[..src.len].copy_from_slice(src.groups());
+        (self.cost, self.len) = (src.cost, src.len);
+    }
+
+    /// Makes this plan `src` less its group `i`: a plan of the cards left
+    /// after playing that group, of least cost when `src` is.
+    #[inline]
+    pub fn copy_without(&mut self, src: &Plan, i: usize) {
+        let g = src.groups();
+        self.groups[..i].copy_from_slice(&g[..i]);
+        self.groups[i..g.len() - 1].copy_from_slice(&g[i + 1..]);
+        (self.cost, self.len) = (src.cost - g[i].cost as i32, g.len() - 1);
     }
 
     /// The place among the groups of the first one that takes exactly `counts`.
@@ -1032,26 +1046,30 @@ pub fn hand_cost_after(counts: Counts, play: Counts, level: u8, costs: &Costs) -
 
 /// A decomposition of `counts` at `level` of least cost by `costs` (as `hand_cost`).
 pub fn plan(counts: Counts, level: u8, costs: &Costs) -> Plan {
-    if let Some(p) = PLANS.with(|c| c.borrow().get(counts.0, level, costs)) {
-        return p;
-    }
-    let out = find_plan(counts, level, costs);
-    PLANS.with(|c| c.borrow_mut().put(counts.0, level, costs, out));
+    let mut out = Plan::EMPTY;
+    plan_into(counts, level, costs, &mut out);
     out
 }
 
-/// `plan` found from the memo, whether kept or not.
-fn find_plan(counts: Counts, level: u8, costs: &Costs) -> Plan {
-    let mut out = Plan::default();
+/// `plan`, written into `out`.
+pub fn plan_into(counts: Counts, level: u8, costs: &Costs, out: &mut Plan) {
+    if PLANS.with(|c| c.borrow().get(counts.0, level, costs, out)) {
+        return;
+    }
+    find_plan(counts, level, costs, out);
+    PLANS.with(|c| c.borrow_mut().put(counts.0, level, costs, out));
+}
+
+/// `plan` found from the memo, whether kept or not, written into `out`.
+fn find_plan(counts: Counts, level: u8, costs: &Costs, out: &mut Plan) {
     with_memo(|memo| {
         let mut s = Solver { costs, model: Model::Value, level, memo, from_top: false };
         let cost = s.solve(counts.0, 0);
-        s.plan(counts.0, true, &mut out);
+        s.plan(counts.0, true, out);
         // (A pair joined to a triple of its own rank is a five-card bomb, which costs less.)
         debug_assert!(out.cost >= cost, "{counts:?}");
         out.cost = cost;
     });
-    out
 }
 
 /// A cheap lower bound of `min_plays`: a play holds at most five natural
@@ -1211,7 +1229,9 @@ mod tests {
                 for costs in [&Costs::PLAYS, &other] {
                     for lv in [level, (level + round + 1) % 13] {
                         let c = Counts::of(h, lv, ComboRules::default());
-                        let (kept, found) = (plan(c, lv, costs), find_plan(c, lv, costs));
+                        let kept = plan(c, lv, costs);
+                        let mut found = Plan::EMPTY;
+                        find_plan(c, lv, costs, &mut found);
                         assert_eq!((kept.cost, kept.groups()), (found.cost, found.groups()), "hand {i} {h} at {lv}");
                     }
                 }

@@ -35,24 +35,31 @@ thread_local! {
     static KEPT: RefCell<Kept> = const { RefCell::new(EMPTY) };
 }
 
-/// The plan kept for `seat` holding `hand`, in an open playout's scope.
+/// Copies into `out` the plan kept for `seat` holding `hand`, in an open
+/// playout's scope; whether there was one.
 #[inline]
-pub fn get(seat: u8, hand: CardSet) -> Option<Plan> {
+pub fn get(seat: u8, hand: CardSet, out: &mut Plan) -> bool {
     KEPT.with(|k| {
         let k = k.borrow();
         let (h, p) = &k.seats[seat as usize & 3];
-        (k.open && *h == hand).then_some(*p)
+        let hit = k.open && *h == hand;
+        if hit {
+            out.copy_from(p);
+        }
+        hit
     })
 }
 
-/// Keeps `plan` as the plan of `hand`, `seat`'s hand after its play, in an
-/// open playout's scope (nothing otherwise).
+/// Keeps the plan `fill` writes as the plan of `hand`, `seat`'s hand after
+/// its play, in an open playout's scope (nothing otherwise).
 #[inline]
-pub fn keep(seat: u8, hand: CardSet, plan: impl FnOnce() -> Plan) {
+pub fn keep(seat: u8, hand: CardSet, fill: impl FnOnce(&mut Plan)) {
     KEPT.with(|k| {
         let mut k = k.borrow_mut();
         if k.open {
-            k.seats[seat as usize & 3] = (hand, plan());
+            let slot = &mut k.seats[seat as usize & 3];
+            slot.0 = hand;
+            fill(&mut slot.1);
         }
     });
 }

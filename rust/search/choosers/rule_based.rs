@@ -11,14 +11,14 @@ use crate::error::Result;
 use crate::game::trick::{partner, PlayState};
 use crate::game::Action;
 use crate::movegen::combo::{ladder_rank, rank_value, Kind};
-use crate::movegen::decompose::{hand_cost_after, plan, Costs, Counts, Group, Plan};
+use crate::movegen::decompose::{hand_cost_after, plan, plan_into, Costs, Counts, Group, Plan};
 use crate::movegen::{ComboRules, Move};
 use crate::rng::Rng;
 use crate::search::choosers::{best_by, playout_plans, tribute_by, Chooser};
 use crate::search::context::Context;
 use crate::search::run::Run;
 use crate::search::tuning::param;
-use std::cell::Cell;
+use std::cell::{Cell, Ref, RefCell};
 
 /// The rule policy.
 #[derive(Clone, Copy, Debug, Default)]
@@ -104,16 +104,31 @@ struct View<'a> {
     mate: u8,
     level: u8,
     counts: Counts,
-    /// The hand's plan, found when first asked for (many decisions need none).
-    plan: std::cell::OnceCell<Plan>,
+    /// The hand's plan, found when first asked for (many decisions need
+    /// none); `planned` says whether it was.
+    plan: RefCell<Plan>,
+    planned: Cell<bool>,
     /// The cards in the other three hands (not ours, not played).
     unseen: Unseen,
 }
 
 impl View<'_> {
-    fn plan(&self) -> &Plan {
-        self.plan
-            .get_or_init(|| playout_plans::get(self.me, self.state.hands[self.me as usize]).unwrap_or_else(|| plan(self.counts, self.level, value())))
+    #[inline]
+    fn plan(&self) -> Ref<'_, Plan> {
+        if !self.planned.get() {
+            self.find_plan();
+        }
+        self.plan.borrow()
+    }
+
+    /// Fills `plan`: the plan kept in a playout, or the hand's own.
+    #[inline(never)]
+    fn find_plan(&self) {
+        let mut p = self.plan.borrow_mut();
+        if !playout_plans::get(self.me, self.state.hands[self.me as usize], &mut p) {
+            plan_into(self.counts, self.level, value(), &mut p);
+        }
+        self.planned.set(true);
     }
 
     fn size(&self, s: u8) -> u32 {
@@ -144,9 +159,9 @@ impl View<'_> {
         }
     }
 
-    fn group_of(&self, mc: Counts) -> Option<&Group> {
+    fn group_of(&self, mc: Counts) -> Option<Group> {
         let p = self.plan();
-        p.position(mc).map(|j| &p.groups()[j])
+        p.position(mc).map(|j| p.groups()[j])
     }
 
     /// Whether no hand but ours can beat `m` except with a bomb (by the
@@ -161,11 +176,11 @@ impl View<'_> {
     fn runs_out(&self, m: &Move) -> bool {
         let mc = Counts::of_play(m.cards, self.level);
         let kept = if playout_plans::open() { self.plan().position(mc) } else { None };
-        let left = match kept {
-            Some(j) => self.plan().without(j),
-            None => plan(self.counts.minus(mc), self.level, value()),
+        let weak = match kept {
+            Some(j) => self.plan().groups().iter().enumerate().filter(|&(i, g)| i != j && !self.controls(g)).count(),
+            None => plan(self.counts.minus(mc), self.level, value()).groups().iter().filter(|g| !self.controls(g)).count(),
         };
-        left.groups().iter().filter(|g| !self.controls(g)).count() <= 1
+        weak <= 1
     }
 
     /// Whether a group of the plan is a boss (or a bomb).
@@ -275,7 +290,7 @@ pub fn choose(state: &PlayState, ctx: &Context, moves: &[Move]) -> Option<usize>
     let counts = Counts::of(hand, level, state.rules);
     let unseen = ctx.knowledge.played.iter().fold(CardSet::FULL_DECK.minus(hand), |u, p| u.minus(*p));
     let unseen = Unseen::new(unseen, level);
-    let v = View { state, me, mate: partner(me), level, counts, plan: std::cell::OnceCell::new(), unseen };
+    let v = View { state, me, mate: partner(me), level, counts, plan: RefCell::new(Plan::EMPTY), planned: Cell::new(false), unseen };
     let choice = match state.top {
         None => Some(lead(&v, moves)),
         Some(_) if state.top_seat == v.mate => support(&v, moves),
@@ -283,10 +298,11 @@ pub fn choose(state: &PlayState, ctx: &Context, moves: &[Move]) -> Option<usize>
     };
     // In a playout, a group of the plan played leaves the rest of the plan
     // for the seat's next decision.
-    if let (Some(i), Some(p), true) = (choice, v.plan.get(), playout_plans::open()) {
+    if let (Some(i), true, true) = (choice, v.planned.get(), playout_plans::open()) {
         let m = &moves[i];
+        let p = v.plan.borrow();
         if let Some(j) = p.position(Counts::of_play(m.cards, level)) {
-            playout_plans::keep(me, hand.minus(m.cards), || p.without(j));
+            playout_plans::keep(me, hand.minus(m.cards), |slot| slot.copy_without(&p, j));
         }
     }
     choice
@@ -303,15 +319,14 @@ fn lead(v: &View, moves: &[Move]) -> usize {
             return i;
         }
     }
-    let groups = v.plan().groups();
-    let weak = groups.iter().filter(|g| !v.controls(g)).count();
+    let weak = v.plan().groups().iter().filter(|g| !v.controls(g)).count();
     // Lead a group of the plan. With at most one weak group left, the
     // strong ones first (each keeps the lead), bombs last; else the weakest
     // first (the most cards among equals), not a single or pair an
     // opponent with that many cards or fewer may go out over.
     let key = |m: &Move| {
         let g = v.group_of(Counts::of_play(m.cards, level))?;
-        let strong = v.controls(g);
+        let strong = v.controls(&g);
         let bomb = m.combo.kind.is_bomb();
         let risky = (shortest <= 2 && m.combo.size as u32 <= shortest && matches!(m.combo.kind, Kind::Single | Kind::Pair) && !v.is_boss(m)) as u8;
         let order = if weak <= 1 { (bomb, !strong, -(g.cost as i32)) } else { (bomb, false, -(g.cost as i32)) };
@@ -537,6 +552,12 @@ mod tests {
         }
     }
 
+    /// The plan kept for `seat` holding `hand`, if any.
+    fn kept_plan(seat: u8, hand: CardSet) -> Option<Plan> {
+        let mut p = Plan::EMPTY;
+        playout_plans::get(seat, hand, &mut p).then_some(p)
+    }
+
     /// Whether `a` and `b` hold the same groups (in any order) and cost.
     fn same_plan(a: &Plan, b: &Plan) -> bool {
         let count = |p: &Plan, g: &Group| p.groups().iter().filter(|h| *h == g).count();
@@ -565,7 +586,7 @@ mod tests {
                     let _off = playout_plans::Suspend::enter();
                     choose(&s, &c, &moves)
                 };
-                if let Some(p) = playout_plans::get(seat, hand) {
+                if let Some(p) = kept_plan(seat, hand) {
                     let f = plan(Counts::of(hand, s.level, s.rules), s.level, value());
                     assert!(same_plan(&p, &f), "seed {seed}: {hand} kept {:?} fresh {:?}", p.groups(), f.groups());
                     kept += 1;
@@ -591,25 +612,25 @@ mod tests {
         let s = state(["3s 4s 5d 6c 7h Kd Kc", "9s 9d 8s 8d 7s 7d", "Ts", "Js"], "2");
         let hand = s.hands[0];
         let p = plan(Counts::of(hand, s.level, s.rules), s.level, value());
-        playout_plans::keep(0, hand, || p);
-        assert!(playout_plans::get(0, hand).is_none());
+        playout_plans::keep(0, hand, |slot| slot.copy_from(&p));
+        assert!(kept_plan(0, hand).is_none());
         {
             let _scope = playout_plans::Playout::enter(true);
-            playout_plans::keep(0, hand, || p);
-            assert!(playout_plans::get(0, hand).is_some_and(|k| same_plan(&k, &p)));
-            assert!(playout_plans::get(1, hand).is_none() && playout_plans::get(0, s.hands[1]).is_none());
+            playout_plans::keep(0, hand, |slot| slot.copy_from(&p));
+            assert!(kept_plan(0, hand).is_some_and(|k| same_plan(&k, &p)));
+            assert!(kept_plan(1, hand).is_none() && kept_plan(0, s.hands[1]).is_none());
             {
                 let _off = playout_plans::Suspend::enter();
-                assert!(playout_plans::get(0, hand).is_none());
+                assert!(kept_plan(0, hand).is_none());
                 let _inner = playout_plans::Playout::enter(true);
-                assert!(playout_plans::get(0, hand).is_none(), "a playout inside starts with none");
-                playout_plans::keep(2, hand, || p);
+                assert!(kept_plan(0, hand).is_none(), "a playout inside starts with none");
+                playout_plans::keep(2, hand, |slot| slot.copy_from(&p));
             }
-            assert!(playout_plans::get(0, hand).is_some() && playout_plans::get(2, hand).is_none());
+            assert!(kept_plan(0, hand).is_some() && kept_plan(2, hand).is_none());
             let _no = playout_plans::Playout::enter(false);
-            assert!(playout_plans::get(0, hand).is_some(), "a chooser that keeps none leaves the scope as it is");
+            assert!(kept_plan(0, hand).is_some(), "a chooser that keeps none leaves the scope as it is");
         }
-        assert!(playout_plans::get(0, hand).is_none());
+        assert!(kept_plan(0, hand).is_none());
     }
 
     #[test]
