@@ -177,10 +177,19 @@ impl View<'_> {
         let mc = Counts::of_play(m.cards, self.level);
         let kept = if playout_plans::open() { self.plan().position(mc) } else { None };
         let weak = match kept {
-            Some(j) => self.plan().groups().iter().enumerate().filter(|&(i, g)| i != j && !self.controls(g)).count(),
-            None => plan(self.counts.minus(mc), self.level, value()).groups().iter().filter(|g| !self.controls(g)).count(),
+            Some(j) => {
+                let p = self.plan();
+                let g = p.groups();
+                self.weak(g[..j].iter().chain(&g[j + 1..]))
+            }
+            None => self.weak(plan(self.counts.minus(mc), self.level, value()).groups()),
         };
         weak <= 1
+    }
+
+    /// How many of `groups` do not control their kind.
+    fn weak<'g>(&self, groups: impl IntoIterator<Item = &'g Group>) -> usize {
+        groups.into_iter().filter(|g| !self.controls(g)).count()
     }
 
     /// Whether a group of the plan is a boss (or a bomb).
@@ -319,7 +328,7 @@ fn lead(v: &View, moves: &[Move]) -> usize {
             return i;
         }
     }
-    let weak = v.plan().groups().iter().filter(|g| !v.controls(g)).count();
+    let weak = v.weak(v.plan().groups());
     // Lead a group of the plan. With at most one weak group left, the
     // strong ones first (each keeps the lead), bombs last; else the weakest
     // first (the most cards among equals), not a single or pair an
