@@ -50,9 +50,13 @@ pub fn pool() -> Result<&'static rayon::ThreadPool> {
     Ok(POOL.get_or_init(|| p))
 }
 
-/// The number of cores available to the process.
+/// The number of cores available to the process, read once: the pool is
+/// built with it, and reading it costs a few system calls (the cgroup's
+/// quota files), tens of microseconds that every call with `threads = 0`
+/// would pay again.
 pub fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// The number of parts for a `threads` argument (0: one per core).
