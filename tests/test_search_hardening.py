@@ -7,6 +7,7 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -170,6 +171,35 @@ def test_threads_argument_does_not_start_threads() -> None:
         gf.evaluate(g, playouts=1, threads=t)
         gf.legal_moves_batch(gf.deal(t), "2", threads=t)
     assert _threads() <= base + 2
+
+
+def test_a_policy_that_does_not_search_decides_while_the_pool_is_busy() -> None:
+    # A long call holds both pool threads; decisions of `random`, `greedy`
+    # and `rule` are taken on the calling thread, not queued behind it
+    # (a search still goes to the pool, where Ctrl-C is watched).
+    g = gf.Game(seed=3)
+    expected = {name: gf.policy_action(g, name, seed=1) for name in ("random", "greedy", "rule")}
+    started = threading.Event()
+    ended: list[float] = []
+
+    def long_call() -> None:
+        started.set()
+        gf.simulate(300_000, threads=2)
+        ended.append(time.monotonic())
+
+    busy = threading.Thread(target=long_call)
+    t0 = time.monotonic()
+    busy.start()
+    try:
+        started.wait(10)
+        time.sleep(0.05)
+        for name, action in expected.items():
+            assert gf.policy_action(g, name, seed=1) == action
+        decided = time.monotonic()
+    finally:
+        busy.join()
+    # Queued behind it, the decisions would end with the long call's first half.
+    assert decided - t0 < (ended[0] - t0) / 2, (decided - t0, ended[0] - t0)
 
 
 # ---------------------------------------------------------------- Ctrl-C

@@ -7,7 +7,6 @@ use crate::parallel::Stop;
 use crate::rl::encodings::Encoding;
 use crate::rl::episode::{Draws, Episode, Reward, Setting, Unit};
 use crate::rng::Rng;
-use crate::search::policy::Policy;
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
 use pyo3::intern;
 use pyo3::types::PyDict;
@@ -110,7 +109,7 @@ impl PyEpisode {
     {
         let mut source = Source::of(draws)?;
         let s = self.setting;
-        let searches = s.natives.iter().flatten().any(|p| !matches!(p, Policy::Random | Policy::Greedy | Policy::Rule | Policy::RuleV1));
+        let searches = s.natives.iter().flatten().any(|p| p.searches());
         let e = self.episode.as_mut().ok_or_else(not_started)?;
         let mut r = [0.0f32; 4];
         match &mut source {

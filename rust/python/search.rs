@@ -227,7 +227,7 @@ pub(crate) fn policy_action<'py>(
     let mode = mode_or(&mode, Mode::Pattern)?;
     if let Ok(o) = game.cast::<PyObservation>() {
         let o = &o.get().0;
-        let action = interruptible(py, |stop| p.observation_action(o, &mut crate::rng::Rng::new(seed), &Run::new(mode, parts, stop)))?;
+        let action = deciding(py, &p, |stop| p.observation_action(o, &mut crate::rng::Rng::new(seed), &Run::new(mode, parts, stop)))?;
         return action_to_py(py, action, o.level);
     }
     if !game.is_instance_of::<PyGame>() {
@@ -235,8 +235,20 @@ pub(crate) fn policy_action<'py>(
     }
     let game = game_ref(game, "game")?;
     let g = &game.0;
-    let action = interruptible(py, |stop| p.game_action(g, &mut crate::rng::Rng::new(seed), &Run::new(mode, parts, stop)))?;
+    let action = deciding(py, &p, |stop| p.game_action(g, &mut crate::rng::Rng::new(seed), &Run::new(mode, parts, stop)))?;
     action_to_py(py, action, g.play.level)
+}
+
+/// Runs `p`'s decision `work` without the GIL: a search's on the shared
+/// pool under `interruptible`'s watch, any other policy's (microseconds,
+/// nothing for Ctrl-C to cut short) on this thread, which spares the
+/// hand-off to a pool thread and back that would cost more than the
+/// decision.
+fn deciding<T: Send>(py: Python<'_>, p: &Policy, work: impl FnOnce(&Stop) -> crate::error::Result<T> + Send) -> PyResult<T> {
+    if p.searches() {
+        return interruptible(py, work);
+    }
+    Ok(py.detach(|| work(&Stop::new()))?)
 }
 
 /// The chance that `team` (default 0) wins the game as a deal begins at

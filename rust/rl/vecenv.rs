@@ -281,7 +281,7 @@ impl VectorEnv {
 
     /// Whether a native seat searches (a step may then take long enough to be interrupted).
     pub fn searches(&self) -> bool {
-        self.setting.natives.iter().any(|p| matches!(p, Some(crate::search::policy::Policy::Search(_))))
+        self.setting.natives.iter().flatten().any(|p| p.searches())
     }
 
     /// Puts back `tables` (a copy taken before a call that did not finish)

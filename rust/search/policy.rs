@@ -145,6 +145,12 @@ pub const BEST: &str = "focus+win+infer:2400/16";
 pub const MC_DEFAULT_PLAYOUTS: u32 = 200;
 
 impl Policy {
+    /// Whether a decision searches (long enough to be watched for Ctrl-C);
+    /// the other policies decide in microseconds.
+    pub fn searches(&self) -> bool {
+        matches!(self, Policy::Search(_))
+    }
+
     /// Name used in the API: `random`, `greedy`, `rule`, `rule-v1`, `mc:N`,
     /// `mc-random:N`, and for searches `HEAD[+VALUE]:N[/W][@Tms]` with `HEAD`
     /// one of `mc-rule` (even spread, rule rollouts), `sh` (successive
