@@ -173,12 +173,15 @@ def test_threads_argument_does_not_start_threads() -> None:
     assert _threads() <= base + 2
 
 
-def test_a_policy_that_does_not_search_decides_while_the_pool_is_busy() -> None:
+def test_quick_calls_are_not_queued_behind_a_long_one() -> None:
     # A long call holds both pool threads; decisions of `random`, `greedy`
-    # and `rule` are taken on the calling thread, not queued behind it
-    # (a search still goes to the pool, where Ctrl-C is watched).
+    # and `rule` and a few sampled deals are made on the calling thread,
+    # not queued behind it (a search, or many deals, still go to the pool,
+    # where Ctrl-C is watched).
     g = gf.Game(seed=3)
+    o = g.observation(g.current_player)
     expected = {name: gf.policy_action(g, name, seed=1) for name in ("random", "greedy", "rule")}
+    dealt = gf.sample_hands(o, 1024, seed=1)
     started = threading.Event()
     ended: list[float] = []
 
@@ -195,10 +198,11 @@ def test_a_policy_that_does_not_search_decides_while_the_pool_is_busy() -> None:
         time.sleep(0.05)
         for name, action in expected.items():
             assert gf.policy_action(g, name, seed=1) == action
+        np.testing.assert_array_equal(gf.sample_hands(o, 1024, seed=1), dealt)
         decided = time.monotonic()
     finally:
         busy.join()
-    # Queued behind it, the decisions would end with the long call's first half.
+    # Queued behind it, the calls would end with the long call's first half.
     assert decided - t0 < (ended[0] - t0) / 2, (decided - t0, ended[0] - t0)
 
 

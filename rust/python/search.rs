@@ -52,6 +52,20 @@ pub(crate) fn interruptible<T: Send>(py: Python<'_>, work: impl FnOnce(&Stop) ->
     }
 }
 
+/// Runs `work` without the GIL: when it may take long, on the shared pool
+/// under `interruptible`'s watch; else on this thread at once, sparing the
+/// hand-off to a pool thread and back (20-70 us, more than such work takes).
+fn released<T: Send>(py: Python<'_>, long: bool, work: impl FnOnce(&Stop) -> crate::error::Result<T> + Send) -> PyResult<T> {
+    if long {
+        return interruptible(py, work);
+    }
+    Ok(py.detach(|| work(&Stop::new()))?)
+}
+
+/// Most deals `sample_hands` makes on the calling thread (about 0.7 ms at
+/// most); more go to the pool, where Ctrl-C is watched.
+const QUICK_SAMPLES: u64 = 1024;
+
 /// An empty column with room for `n * width` values, refused (not aborted)
 /// when the memory cannot be had; filled after the work.
 fn column<T>(n: u64, width: u64) -> PyResult<Vec<T>> {
@@ -200,7 +214,7 @@ pub(crate) fn sample_hands<'py>(
     let sampler = crate::search::sample::Sampler::new(&c)?;
     let mut out = column::<u8>(n, 4 * 54)?;
     out.resize((n * 4 * 54) as usize, 0);
-    interruptible(py, |stop| {
+    released(py, n > QUICK_SAMPLES, |stop| {
         sampler.sample_counts(seed, 0, &mut out, stop);
         Ok(())
     })?;
@@ -227,7 +241,7 @@ pub(crate) fn policy_action<'py>(
     let mode = mode_or(&mode, Mode::Pattern)?;
     if let Ok(o) = game.cast::<PyObservation>() {
         let o = &o.get().0;
-        let action = deciding(py, &p, |stop| p.observation_action(o, &mut crate::rng::Rng::new(seed), &Run::new(mode, parts, stop)))?;
+        let action = released(py, p.searches(), |stop| p.observation_action(o, &mut crate::rng::Rng::new(seed), &Run::new(mode, parts, stop)))?;
         return action_to_py(py, action, o.level);
     }
     if !game.is_instance_of::<PyGame>() {
@@ -235,20 +249,8 @@ pub(crate) fn policy_action<'py>(
     }
     let game = game_ref(game, "game")?;
     let g = &game.0;
-    let action = deciding(py, &p, |stop| p.game_action(g, &mut crate::rng::Rng::new(seed), &Run::new(mode, parts, stop)))?;
+    let action = released(py, p.searches(), |stop| p.game_action(g, &mut crate::rng::Rng::new(seed), &Run::new(mode, parts, stop)))?;
     action_to_py(py, action, g.play.level)
-}
-
-/// Runs `p`'s decision `work` without the GIL: a search's on the shared
-/// pool under `interruptible`'s watch, any other policy's (microseconds,
-/// nothing for Ctrl-C to cut short) on this thread, which spares the
-/// hand-off to a pool thread and back that would cost more than the
-/// decision.
-fn deciding<T: Send>(py: Python<'_>, p: &Policy, work: impl FnOnce(&Stop) -> crate::error::Result<T> + Send) -> PyResult<T> {
-    if p.searches() {
-        return interruptible(py, work);
-    }
-    Ok(py.detach(|| work(&Stop::new()))?)
 }
 
 /// The chance that `team` (default 0) wins the game as a deal begins at
