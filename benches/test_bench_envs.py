@@ -117,7 +117,7 @@ def test_gymnasium_single_env(benchmark):
 
 
 @pytest.mark.parametrize("copy", [True, False], ids=["copies", "buffers"])
-@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("threads", [1, 2, 0], ids=["1", "2", "default"])
 def test_gymnasium_vector_env(benchmark, threads, copy):
     env = ggym.GuandanVectorEnv(TABLES, opponents=[None, "random", None, "random"], threads=threads, copy=copy)
     calls = 40
@@ -134,7 +134,7 @@ def test_gymnasium_vector_env(benchmark, threads, copy):
 
 
 @pytest.mark.parametrize("copy", [True, False], ids=["copies", "buffers"])
-@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("threads", [1, 2, 0], ids=["1", "2", "default"])
 def test_pettingzoo_vector_env(benchmark, threads, copy):
     env = gpz.vector_env(TABLES, threads=threads, copy=copy)
     calls = 40

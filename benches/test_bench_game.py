@@ -9,6 +9,7 @@ per second) are stored in ``extra_info`` from the median round.
 
 from __future__ import annotations
 
+import copy
 import random
 
 import numpy as np
@@ -64,6 +65,41 @@ def _mid_deal():
     while sum(g.hand_sizes) > 60:
         g.apply(rng.choice(g.legal_actions("pattern")))
     return g
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy", "rule"])
+def test_policy_action_loop(benchmark, policy):
+    """A bot's loop: `policy_action` with its defaults for every decision of
+    whole deals (the native decision, the call and the action object)."""
+    games = [gf.Game(seed=s) for s in range(4)]
+
+    def run():
+        n = 0
+        for g0 in games:
+            g = copy.copy(g0)
+            while g.phase not in ("deal_over", "match_over"):
+                g.apply(gf.policy_action(g, policy, seed=n))
+                n += 1
+        return n
+
+    n = benchmark(run)
+    assert n > 4 * 27
+    _rate(benchmark, n, "decisions")
+
+
+def test_sample_hands_one_at_a_time(benchmark):
+    """A determinizing loop: one deal of the hidden cards a call, mid-deal."""
+    g = _mid_deal()
+    o = g.observation(0)
+    calls = 200
+
+    def run():
+        return [gf.sample_hands(o, 1, seed=i) for i in range(calls)]
+
+    out = benchmark(run)
+    assert all(d.shape == (1, 4, 54) and tuple(d[0].sum(axis=1)) == g.hand_sizes for d in out)
+    assert len({d.tobytes() for d in out}) > 1
+    _rate(benchmark, calls, "deals")
 
 
 @pytest.mark.parametrize("threads", [1, 2])
