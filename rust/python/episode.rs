@@ -85,16 +85,6 @@ impl<'py> Source<'py> {
     }
 }
 
-/// Runs `work` with the GIL released and Ctrl-C watched when a native seat
-/// searches, else at once.
-fn run_on(py: Python<'_>, searches: bool, work: impl FnOnce(&Stop) -> crate::error::Result<()> + Send) -> PyResult<()> {
-    if searches {
-        interruptible(py, work)
-    } else {
-        Ok(work(&Stop::new())?)
-    }
-}
-
 type Rewards = (f32, f32, f32, f32);
 
 impl PyEpisode {
@@ -113,11 +103,11 @@ impl PyEpisode {
         let e = self.episode.as_mut().ok_or_else(not_started)?;
         let mut r = [0.0f32; 4];
         match &mut source {
-            Source::Own => run_on(py, searches, |stop| f(e, &s, &mut r, &mut Draws::Own, stop))?,
+            Source::Own => released(py, searches, |stop| f(e, &s, &mut r, &mut Draws::Own, stop))?,
             Source::Numpy { lock, bitgen } => {
                 lock.call_method0(intern!(py, "acquire"))?;
                 let mut next = || Ok(bitgen.seed());
-                let done = run_on(py, searches, |stop| f(e, &s, &mut r, &mut Draws::Seeded(&mut next), stop));
+                let done = released(py, searches, |stop| f(e, &s, &mut r, &mut Draws::Seeded(&mut next), stop));
                 lock.call_method0(intern!(py, "release"))?;
                 done?
             }
@@ -129,7 +119,7 @@ impl PyEpisode {
                         crate::error::Error::InvalidArgument("draws: a seed could not be drawn".into())
                     })
                 };
-                let done = run_on(py, searches, |stop| f(e, &s, &mut r, &mut Draws::Seeded(&mut next), stop));
+                let done = released(py, searches, |stop| f(e, &s, &mut r, &mut Draws::Seeded(&mut next), stop));
                 if let Some(e) = raised {
                     return Err(e);
                 }

@@ -55,7 +55,7 @@ pub(crate) fn interruptible<T: Send>(py: Python<'_>, work: impl FnOnce(&Stop) ->
 /// Runs `work` without the GIL: when it may take long, on the shared pool
 /// under `interruptible`'s watch; else on this thread at once, sparing the
 /// hand-off to a pool thread and back (20-70 us, more than such work takes).
-fn released<T: Send>(py: Python<'_>, long: bool, work: impl FnOnce(&Stop) -> crate::error::Result<T> + Send) -> PyResult<T> {
+pub(crate) fn released<T: Send>(py: Python<'_>, long: bool, work: impl FnOnce(&Stop) -> crate::error::Result<T> + Send) -> PyResult<T> {
     if long {
         return interruptible(py, work);
     }
