@@ -167,6 +167,30 @@ const RUN_RANKS: [[Key; 14]; 3] = {
     t
 };
 
+/// `THROUGH[copies - 1][i]`: the runs (a straight, a tube, a plate)
+/// through natural rank `i` that start at a rank (not the A-low ones), as
+/// the lowest bit of their lowest rank in a key.
+const THROUGH: [[Key; 13]; 3] = {
+    let mut t = [[0; 13]; 3];
+    let mut c = 0;
+    while c < 3 {
+        let len = [5, 3, 2][c];
+        let mut i = 0;
+        while i < 13 {
+            let mut r = 0;
+            while r + len <= 13 {
+                if r <= i && i < r + len {
+                    t[c][i] |= 1 << (4 * r);
+                }
+                r += 1;
+            }
+            i += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
 /// For `j` in 1..=3, the ranks of `k` holding at least `j` naturals, as
 /// the lowest bit of each (counts are at most 8).
 #[inline]
@@ -755,60 +779,113 @@ fn for_each_piece(k: Key, i: u8, mut f: impl FnMut(Piece) -> ControlFlow<()>) ->
     let have = at_least(k);
     for (kind, len, copies) in [(Kind::Straight, 5u8, 1u8), (Kind::Tube, 3, 2), (Kind::Plate, 2, 3)] {
         let c = copies as usize - 1;
+        if w == 0 {
+            // Without wildcards a run is all naturals, one way, if it is
+            // there: the runs held, by ladder position (the A-low one
+            // first), among those through rank i.
+            let g = have[c];
+            let a_low = RUN_RANKS[c][0];
+            if (i == RANK_A || i + 2 <= len) && g & a_low == a_low {
+                f(Piece { delta: a_low * copies as u64, combo: Combo::new(kind, LADDER[0], len * copies), groups: None })?;
+            }
+            let mut held = (1..len).fold(g, |v, q| v & (g >> (4 * q as u32))) & THROUGH[c][i as usize];
+            while held != 0 {
+                let s = (held.trailing_zeros() / 4 + 1) as usize;
+                held &= held - 1;
+                f(Piece { delta: RUN_RANKS[c][s] * copies as u64, combo: Combo::new(kind, LADDER[s], len * copies), groups: None })?;
+            }
+            continue;
+        }
         for &p in positions.iter().filter(|&&p| p != u8::MAX) {
             for s in p.saturating_sub(len - 1)..=p.min(14 - len) {
                 let run = RUN_RANKS[c][s as usize];
-                let natural = have[c] & run == run;
-                if w == 0 {
-                    // Without wildcards a run is all naturals, one way, if it is there.
-                    if natural {
-                        f(Piece { delta: run * copies as u64, combo: Combo::new(kind, LADDER[s as usize], len * copies), groups: None })?;
-                    }
-                    continue;
-                }
-                // The wildcards must fill what the naturals lack.
-                if !natural && have[..=c].iter().map(|h| len as u32 - (h & run).count_ones()).sum::<u32>() > w as u32 {
+                // The wildcards must fill what the naturals lack: per rank
+                // (a field of `lack`), the copies less the naturals held.
+                let lack = have[..=c].iter().fold(0, |m, h| m + (run & !h));
+                let short = have[..=c].iter().map(|h| len as u32 - (h & run).count_ones()).sum::<u32>();
+                if short > w as u32 {
                     continue;
                 }
                 let combo = Combo::new(kind, LADDER[s as usize], len * copies);
-                let ranks = &LADDER[s as usize..(s + len) as usize];
-                run_choices(k, ranks, copies, i, w, 0, 0, false, &mut |d| f(Piece { delta: d, combo, groups: None }))?;
+                let full = run * copies as u64;
+                // Wildcards beyond the lack, each in place of a natural, in
+                // the order of `EXTRAS`; every rank at most `copies` of them,
+                // and rank i keeping a natural.
+                let over = run * (7 - copies as u64);
+                for &(x, n) in EXTRAS[c][w as usize - short as usize].list() {
+                    let u = lack + place(x as u64, s);
+                    if (u + over) & (run << 3) != 0 || nat(u, i) >= copies {
+                        continue;
+                    }
+                    f(Piece { delta: (full - u) | ((short as u64 + n as u64) << WILD_SHIFT), combo, groups: None })?;
+                }
             }
         }
     }
     ControlFlow::Continue(())
 }
 
-/// Every way of filling the run `ranks` (each `copies` times) from the
-/// naturals of `k` and at most `wild` wildcards, using a natural of rank
-/// `i`, until `f` breaks.
-#[allow(clippy::too_many_arguments)]
-fn run_choices<F: FnMut(Key) -> ControlFlow<()>>(
-    k: Key,
-    ranks: &[u8],
-    copies: u8,
-    i: u8,
-    wild: u8,
-    used: u8,
-    delta: Key,
-    has_i: bool,
-    f: &mut F,
-) -> ControlFlow<()> {
-    let Some((&r, rest)) = ranks.split_first() else {
-        if has_i {
-            return f(delta | ((used as u64) << WILD_SHIFT));
-        }
-        return ControlFlow::Continue(());
-    };
-    let have = nat(k, r).min(copies);
-    for n in (0..=have).rev() {
-        let u = copies - n;
-        if used + u > wild {
-            break;
-        }
-        run_choices(k, rest, copies, i, wild, used + u, delta | ((n as u64) << (4 * r as u32)), has_i || (r == i && n > 0), f)?;
+/// Wildcards placed beyond what a run's naturals lack, for each run
+/// shape (`RUN_RANKS`'s order: straights, tubes, plates) and each number
+/// of wildcards left over (0..=2): every way as 4 bits per place of the
+/// run, its first place lowest, with how many in all; in the order of
+/// the runs' plays (the naturals of the run's first place before a
+/// wildcard in their stead, then the next place's, and so on).
+#[derive(Clone, Copy)]
+struct Extras {
+    list: [(u32, u8); 21],
+    n: usize,
+}
+
+impl Extras {
+    #[inline]
+    fn list(&self) -> &[(u32, u8)] {
+        &self.list[..self.n]
     }
-    ControlFlow::Continue(())
+}
+
+const EXTRAS: [[Extras; 3]; 3] = {
+    const NONE: Extras = Extras { list: [(0, 0); 21], n: 0 };
+    let mut t = [[NONE; 3]; 3];
+    let mut c = 0;
+    while c < 3 {
+        let len = [5u32, 3, 2][c];
+        let mut e = 0;
+        while e < 3 {
+            // Base-3 digits, the first place the most significant: their
+            // count upward is the order wanted.
+            let mut v = 0;
+            while v < 3u32.pow(len) {
+                let (mut x, mut sum, mut j) = (0u32, 0u8, 0);
+                while j < len {
+                    let digit = (v / 3u32.pow(len - 1 - j)) % 3;
+                    x |= digit << (4 * j);
+                    sum += digit as u8;
+                    j += 1;
+                }
+                if sum as usize <= e {
+                    let n = t[c][e].n;
+                    t[c][e].list[n] = (x, sum);
+                    t[c][e].n = n + 1;
+                }
+                v += 1;
+            }
+            e += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// The fields of a run's places (4 bits each, its first place lowest) at
+/// the ranks of the run from ladder position `s`.
+#[inline]
+fn place(x: Key, s: u8) -> Key {
+    match s {
+        // A 2 3 4 5: the A is rank 12.
+        0 => (x >> 4) | ((x & 15) << (4 * RANK_A as u32)),
+        _ => x << (4 * (s as u32 - 1)),
+    }
 }
 
 /// The cards `k` counts: naturals, wildcards and jokers.
@@ -1237,6 +1314,63 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Every way of filling a run through rank `i` from the naturals of
+    /// `k` and at most `wild` wildcards, rank by rank along the run, each
+    /// rank's naturals before wildcards in their stead: the order
+    /// `for_each_piece` lists runs in.
+    fn runs_rank_by_rank(k: Key, ranks: &[u8], copies: u8, i: u8, wild: u8, used: u8, delta: Key, has_i: bool, out: &mut Vec<Key>) {
+        let Some((&r, rest)) = ranks.split_first() else {
+            if has_i {
+                out.push(delta | ((used as u64) << WILD_SHIFT));
+            }
+            return;
+        };
+        for n in (0..=nat(k, r).min(copies)).rev() {
+            let u = copies - n;
+            if used + u <= wild {
+                runs_rank_by_rank(k, rest, copies, i, wild, used + u, delta | ((n as u64) << (4 * r as u32)), has_i || (r == i && n > 0), out);
+            }
+        }
+    }
+
+    #[test]
+    fn runs_come_as_filled_rank_by_rank() {
+        let mut rng = Rng::new(31);
+        let mut runs = 0;
+        for t in 0..20_000u32 {
+            let level = (t % 13) as u8;
+            let hand = hand_with(&mut rng, 1 + t % 27, level, (t % 3) as u8, [4, 7, 13][(t / 3 % 3) as usize]);
+            let k = key_of(hand, level, ComboRules::default());
+            if k & NAT_MASK == 0 {
+                continue;
+            }
+            let w = field(k, WILD_SHIFT);
+            for i in [lowest(k), highest(k)] {
+                let mut listed = Vec::new();
+                let _ = for_each_piece(k, i, |p| {
+                    if p.groups.is_none() {
+                        listed.push((p.combo, p.delta));
+                    }
+                    ControlFlow::Continue(())
+                });
+                let mut expected = Vec::new();
+                let positions: Vec<u8> = if i == RANK_A { vec![0, 13] } else { vec![i + 1] };
+                for (kind, len, copies) in [(Kind::Straight, 5u8, 1u8), (Kind::Tube, 3, 2), (Kind::Plate, 2, 3)] {
+                    for &p in &positions {
+                        for s in p.saturating_sub(len - 1)..=p.min(14 - len) {
+                            let mut deltas = Vec::new();
+                            runs_rank_by_rank(k, &LADDER[s as usize..(s + len) as usize], copies, i, w, 0, 0, false, &mut deltas);
+                            expected.extend(deltas.into_iter().map(|d| (Combo::new(kind, LADDER[s as usize], len * copies), d)));
+                        }
+                    }
+                }
+                runs += expected.len();
+                assert_eq!(listed, expected, "{hand} at {level}, rank {i}");
+            }
+        }
+        assert!(runs > 20_000, "{runs} runs");
     }
 
     #[test]
