@@ -19,7 +19,7 @@
 //! a lookup.
 
 use crate::cards::card::{Card, BJ, HEARTS, RANK_A, RANK_RJ, RJ};
-use crate::cards::cardset::{byte_counts, CardSet};
+use crate::cards::cardset::CardSet;
 use crate::movegen::combo::{rank_value, run_position, Combo, Kind};
 use crate::movegen::{ComboRules, Move};
 use std::cell::RefCell;
@@ -49,18 +49,26 @@ fn field(k: Key, shift: u32) -> u8 {
 /// The packed counts of `hand` at `level`.
 #[inline]
 fn key_of(hand: CardSet, level: u8, rules: ComboRules) -> Key {
-    // Each natural rank's cards counted in its byte, the 13 bytes then packed to nibbles.
-    let x = byte_counts(hand.0 & ((1 << 104) - 1));
-    let x = (x | (x >> 4)) & 0x00FF_00FF_00FF_00FF_00FF_00FF_00FF_00FF;
-    let x = (x | (x >> 8)) & 0x0000_FFFF_0000_FFFF_0000_FFFF_0000_FFFF;
-    let x = (x | (x >> 16)) & 0x0000_0000_FFFF_FFFF_0000_0000_FFFF_FFFF;
-    let mut k: Key = x as u64 | ((x >> 64) as u64) << 32;
+    // A rank's byte holds its four suits' 2-bit counts: summed in place to
+    // a count a byte, then the bytes packed to nibbles, a 64-bit word at a
+    // time (ranks 2..9, then T..A with the jokers' byte left out).
+    #[inline(always)]
+    fn packed(x: u64) -> u64 {
+        let s = (x & 0x3333_3333_3333_3333) + ((x >> 2) & 0x3333_3333_3333_3333);
+        let x = (s + (s >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+        let x = (x | (x >> 4)) & 0x00FF_00FF_00FF_00FF;
+        let x = (x | (x >> 8)) & 0x0000_FFFF_0000_FFFF;
+        (x | (x >> 16)) & 0xFFFF_FFFF
+    }
+    let (lo, hi) = (hand.0 as u64, (hand.0 >> 64) as u64);
+    let mut k: Key = packed(lo) | packed(hi & 0xFF_FFFF_FFFF) << 32;
     if level < 13 {
-        let wild = hand.count(Card::natural(level, HEARTS)) as u64;
+        let at = 8 * level as u32 + 2 * HEARTS as u32;
+        let wild = (if at < 64 { lo >> at } else { hi >> (at - 64) }) & 3;
         k += (wild << WILD_SHIFT) - (wild << (4 * level as u32));
     }
-    k |= ((hand.0 >> 104) as u64 & 3) << BJ_SHIFT;
-    k |= ((hand.0 >> 106) as u64 & 3) << RJ_SHIFT;
+    k |= ((hi >> 40) & 3) << BJ_SHIFT;
+    k |= ((hi >> 42) & 3) << RJ_SHIFT;
     if rules.joker_pair_in_full_house {
         k |= RULE_BIT;
     }
@@ -1281,9 +1289,23 @@ mod tests {
             }
         }
         // A hand's counts, word-wide, are its cards' ranks counted one by one.
-        for i in 0..2_000 {
+        for i in 0..4_000 {
             let level = (i % 14) as u8;
-            let hand = hand_with(&mut rng, 1 + i % 27, level.min(12), (i % 3) as u8, 13);
+            let hand = if i % 2 == 0 {
+                hand_with(&mut rng, 1 + i % 27, level.min(12), (i % 3) as u8, 13)
+            } else {
+                // Up to the whole two decks, as the cards nobody has shown.
+                let mut h = CardSet::EMPTY;
+                let keep = rng.below(101);
+                for face in 0..54 {
+                    for _ in 0..2 {
+                        if rng.below(100) < keep {
+                            h.try_add(Card::from_index(face).unwrap()).unwrap();
+                        }
+                    }
+                }
+                h
+            };
             let k = key_of(hand, level, ComboRules::default());
             let wild = if level < 13 { hand.count(Card::natural(level, HEARTS)) } else { 0 };
             for r in 0..13u8 {
