@@ -1350,6 +1350,7 @@ mod tests {
     /// `k` and at most `wild` wildcards, rank by rank along the run, each
     /// rank's naturals before wildcards in their stead: the order
     /// `for_each_piece` lists runs in.
+    #[allow(clippy::too_many_arguments)]
     fn runs_rank_by_rank(k: Key, ranks: &[u8], copies: u8, i: u8, wild: u8, used: u8, delta: Key, has_i: bool, out: &mut Vec<Key>) {
         let Some((&r, rest)) = ranks.split_first() else {
             if has_i {
