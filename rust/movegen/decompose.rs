@@ -177,24 +177,17 @@ const RUN_RANKS: [[Key; 14]; 3] = {
 
 /// `THROUGH[copies - 1][i]`: the runs (a straight, a tube, a plate)
 /// through natural rank `i` that start at a rank (not the A-low ones), as
-/// the lowest bit of their lowest rank in a key.
+/// the lowest bit of their lowest rank in a key: the runs of `RUN_RANKS`
+/// from ladder position `s >= 1` (rank `s - 1`) that hold rank `i`.
 const THROUGH: [[Key; 13]; 3] = {
     let mut t = [[0; 13]; 3];
-    let mut c = 0;
-    while c < 3 {
-        let len = [5, 3, 2][c];
-        let mut i = 0;
-        while i < 13 {
-            let mut r = 0;
-            while r + len <= 13 {
-                if r <= i && i < r + len {
-                    t[c][i] |= 1 << (4 * r);
-                }
-                r += 1;
-            }
-            i += 1;
+    let mut k = 0;
+    while k < 3 * 13 * 13 {
+        let (c, s, i) = (k / 169, k / 13 % 13 + 1, k % 13);
+        if (RUN_RANKS[c][s] >> (4 * i)) & 1 != 0 {
+            t[c][i] |= 1 << (4 * (s - 1));
         }
-        c += 1;
+        k += 1;
     }
     t
 };
@@ -1319,6 +1312,8 @@ mod tests {
         assert_eq!(RUN_RANKS[0][9], 0x1_1111 << 32);
         assert_eq!(RUN_RANKS[2][12], 0x11 << 44);
         assert_eq!(RUN_RANKS[0][10], 0);
+        // The runs through a rank that start at one: 2-6 .. 6-T through 6, T-A through A.
+        assert_eq!((THROUGH[0][4], THROUGH[0][12], THROUGH[1][0], THROUGH[2][12]), (0x1_1111, 1 << 32, 1, 1 << 44));
     }
 
     #[test]
