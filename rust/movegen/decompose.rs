@@ -19,7 +19,7 @@
 //! a lookup.
 
 use crate::cards::card::{Card, BJ, HEARTS, RANK_A, RANK_RJ, RJ};
-use crate::cards::cardset::CardSet;
+use crate::cards::cardset::{byte_counts, CardSet};
 use crate::movegen::combo::{rank_value, run_position, Combo, Kind};
 use crate::movegen::{ComboRules, Move};
 use std::cell::RefCell;
@@ -49,19 +49,17 @@ fn field(k: Key, shift: u32) -> u8 {
 /// The packed counts of `hand` at `level`.
 #[inline]
 fn key_of(hand: CardSet, level: u8, rules: ComboRules) -> Key {
-    // A rank's byte holds its four suits' 2-bit counts: summed in place to
-    // a count a byte, then the bytes packed to nibbles, a 64-bit word at a
-    // time (ranks 2..9, then T..A with the jokers' byte left out).
+    // Each natural rank's cards counted in its byte, then the bytes packed
+    // to nibbles a 64-bit word at a time (ranks 2..9, then T..A).
     #[inline(always)]
     fn packed(x: u64) -> u64 {
-        let s = (x & 0x3333_3333_3333_3333) + ((x >> 2) & 0x3333_3333_3333_3333);
-        let x = (s + (s >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
         let x = (x | (x >> 4)) & 0x00FF_00FF_00FF_00FF;
         let x = (x | (x >> 8)) & 0x0000_FFFF_0000_FFFF;
         (x | (x >> 16)) & 0xFFFF_FFFF
     }
+    let bytes = byte_counts(hand.0 & ((1 << 104) - 1));
+    let mut k: Key = packed(bytes as u64) | packed((bytes >> 64) as u64) << 32;
     let (lo, hi) = (hand.0 as u64, (hand.0 >> 64) as u64);
-    let mut k: Key = packed(lo) | packed(hi & 0xFF_FFFF_FFFF) << 32;
     if level < 13 {
         let at = 8 * level as u32 + 2 * HEARTS as u32;
         let wild = (if at < 64 { lo >> at } else { hi >> (at - 64) }) & 3;
