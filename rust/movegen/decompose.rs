@@ -774,7 +774,6 @@ fn for_each_piece(k: Key, i: u8, mut f: impl FnMut(Piece) -> ControlFlow<()>) ->
         }
     }
     // Runs through rank i, on the ladder A 2 3 ... K A (an A at both ends).
-    let positions: [u8; 2] = if i == RANK_A { [0, 13] } else { [i + 1, u8::MAX] };
     let have = at_least(k);
     for (kind, len, copies) in [(Kind::Straight, 5u8, 1u8), (Kind::Tube, 3, 2), (Kind::Plate, 2, 3)] {
         let c = copies as usize - 1;
@@ -795,6 +794,8 @@ fn for_each_piece(k: Key, i: u8, mut f: impl FnMut(Piece) -> ControlFlow<()>) ->
             }
             continue;
         }
+        // With wildcards, every window through rank i (its ladder positions).
+        let positions: [u8; 2] = if i == RANK_A { [0, 13] } else { [i + 1, u8::MAX] };
         for &p in positions.iter().filter(|&&p| p != u8::MAX) {
             for s in p.saturating_sub(len - 1)..=p.min(14 - len) {
                 let run = RUN_RANKS[c][s as usize];
