@@ -16,6 +16,9 @@
 //! * `lead_visit`    — the same plays handed one by one to a visitor
 //!   (`MoveGen::visit`) that folds each into a checksum: the listing without
 //!   writing a list, per hand with `Throughput::Elements(moves)`.
+//! * `lead_floor`    — for the hands with two wildcards, what any listing of
+//!   their plays costs at least: the same moves, made beforehand, copied into
+//!   a cleared list (`copy`) or folded by `lead_visit`'s checksum (`fold`).
 //! * `lead_cards`    — leading listing, `Mode::Cards`, one benchmark per hand with
 //!   `Throughput::Elements(moves)` (so criterion prints moves/s: ns per move is
 //!   1e9 / that), plus `mix` (per call, cycling through 64 hands).
@@ -274,10 +277,41 @@ fn bench_lead(c: &mut Criterion, cases: &[Case], mix: &[Case]) {
         acc
     };
     per_hand(c, "lead_visit", cases, Mode::Pattern, visiting).finish();
+    bench_floor(c, cases);
 
     let mut g = per_hand(c, "lead_cards", cases, Mode::Cards, listing(Mode::Cards));
     g.throughput(Throughput::Elements(1));
     g.bench_function("mix", |b| b.iter_custom(cycle(mix, |_| None, Mode::Cards)));
+    g.finish();
+}
+
+/// `lead_floor` (see the module's list): only the two-wildcard hands,
+/// whose listing the speed issue bounds.
+fn bench_floor(c: &mut Criterion, cases: &[Case]) {
+    let mut g = c.benchmark_group("lead_floor");
+    let mut buf: Vec<Move> = Vec::with_capacity(1 << 16);
+    for case in cases.iter().filter(|c| c.wild == 2) {
+        let mut moves = Vec::new();
+        generate(case.hand, case.level, None, Mode::Pattern, ComboRules::default(), &mut moves);
+        g.throughput(Throughput::Elements(moves.len() as u64));
+        let label = case.label();
+        g.bench_function(BenchmarkId::new("copy", &label), |b| {
+            b.iter(|| {
+                buf.clear();
+                buf.extend_from_slice(black_box(&moves));
+                black_box(buf.len())
+            })
+        });
+        g.bench_function(BenchmarkId::new("fold", &label), |b| {
+            b.iter(|| {
+                let mut acc = 0u64;
+                for m in black_box(&moves).iter() {
+                    acc = acc.rotate_left(5) ^ (m.cards.0 as u64) ^ m.combo.rank as u64;
+                }
+                acc
+            })
+        });
+    }
     g.finish();
 }
 
