@@ -59,6 +59,13 @@ struct Table {
 /// the pair of a full house. `None` for a combination no play makes.
 #[inline(always)]
 fn variant(combo: Combo, wild: u8, nat: impl Fn(u8) -> u8) -> Option<usize> {
+    variant_with(combo, wild, &nat, |t| (0..13u8).find(|&r| r != t && nat(r) > 0))
+}
+
+/// `variant`, given also `other(t)`: the lowest natural rank but `t` that
+/// `nat` counts cards of.
+#[inline(always)]
+fn variant_with(combo: Combo, wild: u8, nat: impl Fn(u8) -> u8, other: impl Fn(u8) -> Option<u8>) -> Option<usize> {
     if wild > 2 {
         return None;
     }
@@ -89,7 +96,7 @@ fn variant(combo: Combo, wild: u8, nat: impl Fn(u8) -> u8) -> Option<usize> {
             } else if nat(RANK_RJ) == 2 && rest == 0 {
                 26
             } else {
-                match (0..13u8).find(|&r| r != t && nat(r) > 0) {
+                match other(t) {
                     None if rest == 2 => 24,
                     None => return None,
                     Some(p) => {
@@ -252,6 +259,13 @@ fn naturals_of(cards: u128, level: u8) -> u128 {
     byte_counts(x) | ((cards >> 104) & 3) << 104 | ((cards >> 106) & 3) << 112
 }
 
+/// The lowest of ranks 0..=12 but `t` whose byte of `x` is not zero.
+#[inline(always)]
+fn lowest_but(x: u128, t: u8) -> Option<u8> {
+    let rest = x & ((1 << 104) - 1) & !(0xff << (8 * (t as u32 & 15)));
+    (rest != 0).then(|| (rest.trailing_zeros() / 8) as u8)
+}
+
 /// The index of a play at `level` (its pattern: any physical cards of the
 /// same declaration, naturals per rank and wildcards share it); `None` for
 /// a play no entry describes (not a play the rules allow).
@@ -277,6 +291,32 @@ pub fn play_index(mv: &Move, level: u8) -> Option<usize> {
     let i = t.lookup[key(mv.combo, v)];
     // The variant reads the ranks the declaration uses; the entry's naturals must be all the cards.
     (i != NO_INDEX && t.sigs[i as usize] == sig).then_some(i as usize)
+}
+
+/// `play_index` of a play the move generator listed at `level` (either
+/// mode), read without checking that it is one: only the ranks its
+/// declaration uses are counted.
+#[inline]
+pub fn listed_play_index(mv: &Move, level: u8) -> Option<usize> {
+    let bytes = mv.cards.0.to_le_bytes();
+    let nat = |r: u8| {
+        let b = match r {
+            RANK_BJ => return bytes[13] & 3,
+            RANK_RJ => return (bytes[13] >> 2) & 3,
+            _ if r == level => bytes[r as usize & 15] & !3,
+            _ => bytes[r as usize & 15],
+        };
+        let pairs = (b & 0x33) + ((b >> 2) & 0x33);
+        (pairs & 15) + (pairs >> 4)
+    };
+    // A full house's pair: the lowest other rank of natural cards (not the wildcards).
+    let pair = |t| lowest_but(mv.cards.0 & !(3 << (8 * level as u32)), t);
+    let i = variant_with(mv.combo, mv.wild, nat, pair)
+        .and_then(|v| table().lookup.get(key(mv.combo, v)).copied())
+        .filter(|&i| i != NO_INDEX)
+        .map(usize::from);
+    debug_assert_eq!(i, play_index(mv, level), "{mv:?} at level {level}");
+    i
 }
 
 /// The index of an action at `level`.
@@ -419,6 +459,28 @@ mod tests {
                 assert_eq!(variant(combo, wild, |r| naturals[r as usize]).map(|v| table().lookup[key(combo, v)] as usize), Some(i));
             }
         }
+    }
+
+    #[test]
+    fn listed_plays_index_as_checked_ones() {
+        use crate::movegen::{generate, ComboRules};
+        let mut checked = 0;
+        for seed in 0..400u64 {
+            let hands = crate::cards::deck::deal(&mut Rng::new(seed));
+            // Hands with many wildcards and jokers come from merging two.
+            let hand = if seed % 3 == 0 { hands[0].plus(hands[1]).expect("two hands of one deal") } else { hands[(seed % 4) as usize] };
+            let level = (seed % 13) as u8;
+            let mode = if seed % 2 == 0 { Mode::Pattern } else { Mode::Cards };
+            let mut moves = Vec::new();
+            generate(hand, level, None, mode, ComboRules { joker_pair_in_full_house: seed % 5 != 0 }, &mut moves);
+            for m in &moves {
+                let i = play_index(m, level);
+                assert!(i.is_some(), "{m:?} at level {level}");
+                assert_eq!(listed_play_index(m, level), i, "{m:?} at level {level}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 100_000, "{checked} plays");
     }
 
     #[test]

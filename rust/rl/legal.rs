@@ -8,7 +8,7 @@ use crate::game::trick::PlayState;
 use crate::game::{tribute, Action, Game, Phase};
 use crate::movegen::arrays::fill_counts;
 use crate::movegen::{Mode, Move};
-use crate::rl::action_space::{action_index, play_index, PASS_INDEX, SIZE};
+use crate::rl::action_space::{action_index, listed_play_index, PASS_INDEX, SIZE};
 use std::ops::ControlFlow;
 
 /// The legal actions of one decision with their indices; reused between
@@ -71,7 +71,7 @@ impl LegalSet {
         let (actions, indices) = (&mut self.actions, &mut self.indices);
         p.move_gen().visit(Mode::Pattern, &mut |m: Move| {
             actions.push(Action::Play(m));
-            indices.push(play_index(&m, level).expect("every legal play has an index") as u16);
+            indices.push(listed_play_index(&m, level).expect("every legal play has an index") as u16);
             ControlFlow::Continue(())
         });
     }
