@@ -127,43 +127,26 @@ impl WinModel {
     }
 
     /// Iterates the chances to a fixed point (the states a reset sends back
-    /// to the bottom make the chain cyclic).
+    /// to the bottom make the chain cyclic). Where each outcome of each
+    /// state leads is settled once, before the iteration: settling is what
+    /// costs, and the iteration takes tens of passes.
     fn solve(rules: Rules) -> WinModel {
         let chances = deal_chances();
-        let states: Vec<LevelState> = all_states().filter(|s| s.check(&rules).is_ok()).collect();
+        let rows = transitions(&rules);
         let mut p0 = vec![0.5; 13 * 13 * FAILS * FAILS * 3 * 2];
-        let step = |s: &LevelState, double: bool, p0: &[f64]| -> f64 {
-            let (kind, receiver) = match s.declarer {
-                None => (0, 0),
-                Some(d) => (1 + double as usize, d),
-            };
-            let mut v = 0.0;
-            for (k, chance) in chances[kind].iter().enumerate() {
-                // Outcome k from the receiver's side: OUTCOMES are from team 0's.
-                let f = OUTCOMES[if receiver == 0 { k } else { (k + 3) % 6 }];
-                v += chance
-                    * match s.settle(f, &rules) {
-                        Ok(st) => match st.game_winner {
-                            Some(w) => (w == 0) as u8 as f64,
-                            None => p0[state_index(&st.after, pays_double(f))],
-                        },
-                        Err(_) => 0.5,
-                    };
-            }
-            v
-        };
         for _ in 0..20_000 {
             let mut moved = 0.0f64;
-            for s in &states {
-                for double in [false, true] {
-                    if double && s.declarer.is_none() {
-                        continue;
-                    }
-                    let v = step(s, double, &p0);
-                    let i = state_index(s, double);
-                    moved = moved.max((v - p0[i]).abs());
-                    p0[i] = v;
+            for r in &rows {
+                let mut v = 0.0;
+                for (chance, next) in chances[r.kind].iter().zip(r.next) {
+                    v += chance
+                        * match next {
+                            Next::Decided(p) => p,
+                            Next::State(j) => p0[j],
+                        };
                 }
+                moved = moved.max((v - p0[r.index]).abs());
+                p0[r.index] = v;
             }
             if moved < 1e-10 {
                 break;
@@ -223,6 +206,53 @@ impl WinModel {
     }
 }
 
+/// Where one outcome of a deal leads: team 0's chance when the game is
+/// decided (or 0.5 for an outcome the rules refuse), else the model's state.
+#[derive(Clone, Copy)]
+enum Next {
+    Decided(f64),
+    State(usize),
+}
+
+/// One state of the model (a level state and whether its deal begins with a
+/// double tribute): its index, its row of `deal_chances`, and where each of
+/// the six outcomes leads, from the receiving team's side.
+struct Row {
+    index: usize,
+    kind: usize,
+    next: [Next; 6],
+}
+
+/// Every state of the model the rules allow, in the order the iteration
+/// updates them.
+fn transitions(rules: &Rules) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for s in all_states().filter(|s| s.check(rules).is_ok()) {
+        for double in [false, true] {
+            if double && s.declarer.is_none() {
+                continue;
+            }
+            let (kind, receiver) = match s.declarer {
+                None => (0, 0),
+                Some(d) => (1 + double as usize, d),
+            };
+            let next = std::array::from_fn(|k| {
+                // Outcome k from the receiver's side: OUTCOMES are from team 0's.
+                let f = OUTCOMES[if receiver == 0 { k } else { (k + 3) % 6 }];
+                match s.settle(f, rules) {
+                    Ok(st) => match st.game_winner {
+                        Some(w) => Next::Decided((w == 0) as u8 as f64),
+                        None => Next::State(state_index(&st.after, pays_double(f))),
+                    },
+                    Err(_) => Next::Decided(0.5),
+                }
+            });
+            rows.push(Row { index: state_index(&s, double), kind, next });
+        }
+    }
+    rows
+}
+
 /// Whether the deal after one finished in `finish` order begins with a
 /// double tribute (its givers not resisting; the model counts resisted
 /// tributes under the tribute due).
@@ -254,6 +284,55 @@ mod tests {
 
     fn platform() -> Rules {
         Rules { a_pass: APass::DoubleDown, a_max_attempts: Some(2), a_fail_reset: 0, ..Rules::default() }
+    }
+
+    /// The model solved by settling every outcome again at every pass: the
+    /// reference the settled-once solver must match exactly.
+    fn solved_by_settling(rules: Rules) -> Vec<f64> {
+        let chances = deal_chances();
+        let states: Vec<LevelState> = all_states().filter(|s| s.check(&rules).is_ok()).collect();
+        let mut p0 = vec![0.5; 13 * 13 * FAILS * FAILS * 3 * 2];
+        for _ in 0..20_000 {
+            let mut moved = 0.0f64;
+            for s in &states {
+                for double in [false, true] {
+                    if double && s.declarer.is_none() {
+                        continue;
+                    }
+                    let (kind, receiver) = match s.declarer {
+                        None => (0, 0),
+                        Some(d) => (1 + double as usize, d),
+                    };
+                    let mut v = 0.0;
+                    for (k, chance) in chances[kind].iter().enumerate() {
+                        let f = OUTCOMES[if receiver == 0 { k } else { (k + 3) % 6 }];
+                        v += chance
+                            * match s.settle(f, &rules) {
+                                Ok(st) => match st.game_winner {
+                                    Some(w) => (w == 0) as u8 as f64,
+                                    None => p0[state_index(&st.after, pays_double(f))],
+                                },
+                                Err(_) => 0.5,
+                            };
+                    }
+                    let i = state_index(s, double);
+                    moved = moved.max((v - p0[i]).abs());
+                    p0[i] = v;
+                }
+            }
+            if moved < 1e-10 {
+                break;
+            }
+        }
+        p0
+    }
+
+    #[test]
+    fn the_model_is_the_one_settled_at_every_pass() {
+        let other = Rules { upgrade: [4, 2, 1], a_max_attempts: Some(2), a_fail_reset: 5, ..Rules::default() };
+        for rules in [Rules::default(), platform(), other] {
+            assert_eq!(WinModel::solve(rules).p0, solved_by_settling(rules), "{rules:?}");
+        }
     }
 
     #[test]
