@@ -223,22 +223,32 @@ struct Row {
     next: [Next; 6],
 }
 
+/// The model's states of level state `s`: its deal after a single tribute
+/// (or none, on a game's first deal) and, when a team declares, after a
+/// double one. Each as (double, its row of `deal_chances`, the team
+/// receiving the tribute).
+fn tributes(s: &LevelState) -> impl Iterator<Item = (bool, usize, u8)> {
+    let declarer = s.declarer;
+    [false, true].into_iter().filter(move |&double| !double || declarer.is_some()).map(move |double| match declarer {
+        None => (double, 0, 0),
+        Some(d) => (double, 1 + double as usize, d),
+    })
+}
+
+/// Outcome `k` of `deal_chances` from the side of `receiver`, as a
+/// finishing order (`OUTCOMES` are from team 0's side).
+fn outcome(receiver: u8, k: usize) -> [u8; 4] {
+    OUTCOMES[if receiver == 0 { k } else { (k + 3) % 6 }]
+}
+
 /// Every state of the model the rules allow, in the order the iteration
 /// updates them.
 fn transitions(rules: &Rules) -> Vec<Row> {
     let mut rows = Vec::new();
     for s in all_states().filter(|s| s.check(rules).is_ok()) {
-        for double in [false, true] {
-            if double && s.declarer.is_none() {
-                continue;
-            }
-            let (kind, receiver) = match s.declarer {
-                None => (0, 0),
-                Some(d) => (1 + double as usize, d),
-            };
+        for (double, kind, receiver) in tributes(&s) {
             let next = std::array::from_fn(|k| {
-                // Outcome k from the receiver's side: OUTCOMES are from team 0's.
-                let f = OUTCOMES[if receiver == 0 { k } else { (k + 3) % 6 }];
+                let f = outcome(receiver, k);
                 match s.settle(f, rules) {
                     Ok(st) => match st.game_winner {
                         Some(w) => Next::Decided((w == 0) as u8 as f64),
@@ -295,17 +305,10 @@ mod tests {
         for _ in 0..20_000 {
             let mut moved = 0.0f64;
             for s in &states {
-                for double in [false, true] {
-                    if double && s.declarer.is_none() {
-                        continue;
-                    }
-                    let (kind, receiver) = match s.declarer {
-                        None => (0, 0),
-                        Some(d) => (1 + double as usize, d),
-                    };
+                for (double, kind, receiver) in tributes(s) {
                     let mut v = 0.0;
                     for (k, chance) in chances[kind].iter().enumerate() {
-                        let f = OUTCOMES[if receiver == 0 { k } else { (k + 3) % 6 }];
+                        let f = outcome(receiver, k);
                         v += chance
                             * match s.settle(f, &rules) {
                                 Ok(st) => match st.game_winner {
