@@ -299,15 +299,11 @@ pub fn play_index(mv: &Move, level: u8) -> Option<usize> {
 #[inline]
 pub fn listed_play_index(mv: &Move, level: u8) -> Option<usize> {
     let bytes = mv.cards.0.to_le_bytes();
-    let nat = |r: u8| {
-        let b = match r {
-            RANK_BJ => return bytes[13] & 3,
-            RANK_RJ => return (bytes[13] >> 2) & 3,
-            _ if r == level => bytes[r as usize & 15] & !3,
-            _ => bytes[r as usize & 15],
-        };
-        let pairs = (b & 0x33) + ((b >> 2) & 0x33);
-        (pairs & 15) + (pairs >> 4)
+    let nat = |r: u8| match r {
+        RANK_BJ => bytes[13] & 3,
+        RANK_RJ => (bytes[13] >> 2) & 3,
+        // The level's hearts (the byte's low two bits) are wildcards.
+        _ => byte_counts((bytes[r as usize & 15] & if r == level { !3 } else { !0 }) as u128) as u8,
     };
     // A full house's pair: the lowest other rank of natural cards (not the wildcards).
     let pair = |t| lowest_but(mv.cards.0 & !(3 << (8 * level as u32)), t);
