@@ -271,7 +271,7 @@ fn bench_lead(c: &mut Criterion, cases: &[Case], mix: &[Case]) {
     let visiting = |case: &Case, _: &mut Vec<Move>| {
         let mut acc = 0u64;
         MoveGen::new(case.hand, case.level, None, ComboRules::default()).visit(Mode::Pattern, &mut |m: Move| {
-            acc = acc.rotate_left(5) ^ (m.cards.0 as u64) ^ m.combo.rank as u64;
+            acc = fold(acc, &m);
             std::ops::ControlFlow::Continue(())
         });
         acc
@@ -283,6 +283,12 @@ fn bench_lead(c: &mut Criterion, cases: &[Case], mix: &[Case]) {
     g.throughput(Throughput::Elements(1));
     g.bench_function("mix", |b| b.iter_custom(cycle(mix, |_| None, Mode::Cards)));
     g.finish();
+}
+
+/// The checksum `lead_visit` and `lead_floor/fold` fold each play into.
+#[inline(always)]
+fn fold(acc: u64, m: &Move) -> u64 {
+    acc.rotate_left(5) ^ (m.cards.0 as u64) ^ m.combo.rank as u64
 }
 
 /// `lead_floor` (see the module's list): only the two-wildcard hands,
@@ -306,7 +312,7 @@ fn bench_floor(c: &mut Criterion, cases: &[Case]) {
             b.iter(|| {
                 let mut acc = 0u64;
                 for m in black_box(&moves).iter() {
-                    acc = acc.rotate_left(5) ^ (m.cards.0 as u64) ^ m.combo.rank as u64;
+                    acc = fold(acc, m);
                 }
                 acc
             })
