@@ -21,7 +21,7 @@
 use crate::cards::card::{Card, BJ, HEARTS, RANK_A, RANK_RJ, RJ};
 use crate::cards::cardset::{byte_counts, CardSet};
 use crate::movegen::combo::{rank_value, run_position, Combo, Kind};
-use crate::movegen::{ComboRules, Move};
+use crate::movegen::{families_of, ComboRules, Families, Move};
 use std::cell::RefCell;
 use std::ops::ControlFlow;
 
@@ -973,6 +973,12 @@ impl Counts {
     pub fn specials(self) -> (u8, u8, u8) {
         (field(self.0, WILD_SHIFT), field(self.0, BJ_SHIFT), field(self.0, RJ_SHIFT))
     }
+
+    /// The families of plays that may take exactly these cards (`families_of`).
+    #[inline]
+    pub fn families(self) -> Families {
+        families_of(cards(self.0), nibble_sum(at_least(self.0)[0]))
+    }
 }
 
 /// One play of a cheapest decomposition, on counts.
@@ -1313,6 +1319,36 @@ mod tests {
         assert_eq!(RUN_RANKS[0][10], 0);
         // The runs through a rank that start at one: 2-6 .. 6-T through 6, T-A through A.
         assert_eq!((THROUGH[0][4], THROUGH[0][12], THROUGH[1][0], THROUGH[2][12]), (0x1_1111, 1 << 32, 1, 1 << 44));
+    }
+
+    /// Every play of random hands, leading, in both modes (with wildcards
+    /// and jokers often, and up to the whole two decks), is in a family
+    /// that its cards' counts name.
+    #[test]
+    fn a_play_is_in_a_family_its_counts_name() {
+        let mut rng = Rng::new(12);
+        let mut plays = 0;
+        for i in 0..1_500 {
+            let level = (i % 14) as u8;
+            let hand = if i % 3 == 0 {
+                let mut h = CardSet::EMPTY;
+                for face in 0..54 {
+                    for _ in 0..rng.below(3) {
+                        h.try_add(Card::from_index(face).unwrap()).unwrap();
+                    }
+                }
+                h
+            } else {
+                hand_with(&mut rng, 5 + i % 23, level.min(12), (i % 3) as u8, 13)
+            };
+            let mode = if i % 2 == 0 { Mode::Pattern } else { Mode::Cards };
+            for m in legal_moves(hand, level, None, mode, ComboRules::default()) {
+                let families = Counts::of_play(m.cards, level).families();
+                assert!(families >> m.combo.kind as u8 & 1 == 1, "{} as {:?} at {level}: families {families:#x}", m.cards, m.combo);
+                plays += 1;
+            }
+        }
+        assert!(plays > 100_000, "{plays} plays");
     }
 
     #[test]

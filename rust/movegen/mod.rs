@@ -56,4 +56,4 @@ mod tests;
 
 pub use meaning::{classify, is_valid, wildcard_meaning};
 pub use moves::{ComboRules, Mode, Move, Visitor};
-pub use walker::{count_moves, generate, legal_moves, nth_move, MoveGen};
+pub use walker::{count_moves, families_of, generate, legal_moves, nth_move, Families, MoveGen, ALL_FAMILIES, BOMB_FAMILIES, NON_BOMB_FAMILIES};

@@ -21,10 +21,37 @@ use crate::movegen::sinks::{Count, Lists, Nth, Push, Sink, Visit};
 use crate::movegen::tables::{tables, value_mask, SubTables};
 use crate::movegen::{ComboRules, Mode, Move, Visitor};
 
-/// Every family of `MoveGen::family`.
-const ALL_FAMILIES: u16 = 0x3FF;
+/// A set of families of plays, bit `f` for family `f` in listing order:
+/// singles, pairs, triples, full houses, straights, tubes, plates (the
+/// non-bomb kinds), then same-rank bombs, straight flushes, the joker bomb.
+pub type Families = u16;
+
+/// Every family.
+pub const ALL_FAMILIES: Families = 0x3FF;
 /// The families of bombs: same-rank bombs, straight flushes, the joker bomb.
-const BOMB_FAMILIES: u16 = 0x380;
+pub const BOMB_FAMILIES: Families = 0x380;
+/// The families of the non-bomb kinds.
+pub const NON_BOMB_FAMILIES: Families = ALL_FAMILIES & !BOMB_FAMILIES;
+
+/// The families that may hold a play of `cards` cards whose natural cards
+/// (wildcards and jokers aside) are of `natural_ranks` ranks: one to three
+/// cards are a single, pair or triple; four a bomb; five a full house or a
+/// same-rank bomb (at most two natural ranks, as two wildcards leave a run
+/// at least three), else a straight or straight flush; six a tube, a plate
+/// or a bomb; more a bomb.
+pub const fn families_of(cards: u32, natural_ranks: u32) -> Families {
+    match cards {
+        0 => 0,
+        1 => 1,
+        2 => 1 << 1,
+        3 => 1 << 2,
+        4 => 1 << 7 | 1 << 9,
+        5 if natural_ranks <= 2 => 1 << 3 | 1 << 7,
+        5 => 1 << 4 | 1 << 8,
+        6 => 1 << 5 | 1 << 6 | 1 << 7,
+        _ => 1 << 7,
+    }
+}
 
 /// A hand prepared for listing its legal plays against one top (or leading).
 ///
@@ -88,6 +115,23 @@ impl MoveGen {
     #[inline(always)]
     pub fn leave_out_bombs(&mut self) {
         self.kinds &= !BOMB_FAMILIES;
+    }
+
+    /// Leaves every family but `families` out of every listing from now
+    /// on; the plays left come in the same order.
+    #[inline(always)]
+    pub fn keep_families(&mut self, families: Families) {
+        self.kinds &= families;
+    }
+
+    /// Whether the hand, of `cards` cards, may be one play (the only way a
+    /// play empties it): of one rank besides wildcards (a single, pair,
+    /// triple or same-rank bomb), or of four to six cards (the joker bomb,
+    /// a full house, straight or straight flush, a tube or plate); never
+    /// more than ten cards.
+    #[inline(always)]
+    pub fn may_be_one_play(&self, cards: u32) -> bool {
+        cards <= 10 && (matches!(cards, 4..=6) || self.one_rank())
     }
 
     /// The value (`Combo::value`) of the hand's lowest single natural card

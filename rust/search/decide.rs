@@ -44,6 +44,7 @@ impl Chooser for Policy {
         match self {
             Policy::Random => Random.pick(state, ctx, rng, buf, run),
             Policy::Greedy => Greedy.pick(state, ctx, rng, buf, run),
+            Policy::Rule => RuleBased.pick(state, ctx, rng, buf, run),
             _ => pick_listed(self, state, ctx, rng, buf, run),
         }
     }

@@ -152,11 +152,8 @@ pub fn pick(state: &PlayState, mode: Mode) -> Option<Move> {
         return None;
     }
     let mut g = state.move_gen();
-    // Whether the hand may be one play, the only way a play empties it: of
-    // one rank besides wildcards (a single, pair, triple or same-rank
-    // bomb), or the joker bomb (four cards), a full house, straight or
-    // straight flush (five), a tube or plate (six).
-    let one_play = p.scan.may_go_out() && (matches!(p.scan.hand, 4..=6) || g.one_rank());
+    // Whether the hand may be one play, the only way a play empties it.
+    let one_play = g.may_be_one_play(p.scan.hand);
     if p.scan.yield_to_partner && !one_play {
         return None;
     }

@@ -12,7 +12,7 @@ use crate::game::trick::{partner, PlayState};
 use crate::game::Action;
 use crate::movegen::combo::{ladder_rank, rank_value, Kind};
 use crate::movegen::decompose::{hand_cost_after, plan, plan_into, Costs, Counts, Group, Plan};
-use crate::movegen::{ComboRules, Move};
+use crate::movegen::{families_of, ComboRules, Families, Mode, Move, MoveGen, ALL_FAMILIES, BOMB_FAMILIES, NON_BOMB_FAMILIES};
 use crate::rng::Rng;
 use crate::search::choosers::{best_by, playout_plans, tribute_by, Chooser};
 use crate::search::context::Context;
@@ -28,6 +28,12 @@ impl Chooser for RuleBased {
     #[inline]
     fn choose(&self, state: &PlayState, ctx: &Context, moves: &[Move], _: &mut Rng, _: &Run) -> Result<Option<usize>> {
         Ok(choose(state, ctx, moves))
+    }
+
+    /// Listing only the families of plays the decision looks at.
+    #[inline]
+    fn pick(&self, state: &PlayState, ctx: &Context, _: &mut Rng, buf: &mut Vec<Move>, run: &Run) -> Result<Option<Move>> {
+        Ok(pick(state, ctx, run.mode, buf))
     }
 
     #[inline]
@@ -286,14 +292,69 @@ impl Unseen {
 
 /// The rule policy's choice among `moves` for the seat to move (`None` = pass).
 pub fn choose(state: &PlayState, ctx: &Context, moves: &[Move]) -> Option<usize> {
+    let m = decide(state, ctx, &mut Plays::Given(moves))?;
+    moves.iter().position(|x| *x == m)
+}
+
+/// The play `choose` picks among the plays listed by `mode`, listing only
+/// the families of plays the decision looks at (`None` = pass); `buf` is scratch.
+pub fn pick(state: &PlayState, ctx: &Context, mode: Mode, buf: &mut Vec<Move>) -> Option<Move> {
+    if state.over {
+        return None;
+    }
+    decide(state, ctx, &mut Plays::Listed { gen: state.move_gen(), mode, buf })
+}
+
+/// The plays a decision looks at: the list it was given, or the seat's
+/// plays listed family by family as the decision asks for them.
+enum Plays<'a> {
+    Given(&'a [Move]),
+    Listed { gen: MoveGen, mode: Mode, buf: &'a mut Vec<Move> },
+}
+
+impl Plays<'_> {
+    /// The plays of `families`, in listing order; a given list whole (what
+    /// asks for them passes over the other families' plays anyway).
+    fn of(&mut self, families: Families) -> &[Move] {
+        match self {
+            Plays::Given(moves) => moves,
+            Plays::Listed { gen, mode, buf } => {
+                buf.clear();
+                let mut g = *gen;
+                g.keep_families(families);
+                g.generate(*mode, buf);
+                buf
+            }
+        }
+    }
+
+    /// Whether a play may take every card of `hand` (listed or not).
+    fn may_go_out(&self, hand: CardSet) -> bool {
+        match self {
+            Plays::Given(_) => true,
+            Plays::Listed { gen, .. } => gen.may_be_one_play(hand.len()),
+        }
+    }
+}
+
+/// The play among `moves` with the smallest key (`best_by`).
+fn best_of<K: Ord>(moves: &[Move], key: impl FnMut(&Move) -> Option<K>) -> Option<Move> {
+    best_by(moves, key).map(|i| moves[i])
+}
+
+/// The rule policy's play for the seat to move among `plays` (`None` = pass).
+fn decide(state: &PlayState, ctx: &Context, plays: &mut Plays) -> Option<Move> {
     let me = state.current;
     let hand = state.hands[me as usize];
     // Going out at once wins everything else (a play of every card the hand holds).
-    if let Some(i) = moves.iter().position(|m| m.cards == hand) {
-        return Some(i);
-    }
-    if moves.is_empty() {
-        return None;
+    if plays.may_go_out(hand) {
+        let moves = plays.of(ALL_FAMILIES);
+        if let Some(m) = moves.iter().find(|m| m.cards == hand) {
+            return Some(*m);
+        }
+        if moves.is_empty() {
+            return None;
+        }
     }
     let level = state.level;
     let counts = Counts::of(hand, level, state.rules);
@@ -301,14 +362,13 @@ pub fn choose(state: &PlayState, ctx: &Context, moves: &[Move]) -> Option<usize>
     let unseen = Unseen::new(unseen, level);
     let v = View { state, me, mate: partner(me), level, counts, plan: RefCell::new(Plan::EMPTY), planned: Cell::new(false), unseen };
     let choice = match state.top {
-        None => Some(lead(&v, moves)),
-        Some(_) if state.top_seat == v.mate => support(&v, moves),
-        Some(_) => follow(&v, moves),
+        None => Some(lead(&v, plays)),
+        Some(_) if state.top_seat == v.mate => support(&v, plays),
+        Some(_) => follow(&v, plays),
     };
     // In a playout, a group of the plan played leaves the rest of the plan
     // for the seat's next decision.
-    if let (Some(i), true, true) = (choice, v.planned.get(), playout_plans::open()) {
-        let m = &moves[i];
+    if let (Some(m), true, true) = (choice, v.planned.get(), playout_plans::open()) {
         let p = v.plan.borrow();
         if let Some(j) = p.position(Counts::of_play(m.cards, level)) {
             playout_plans::keep(me, hand.minus(m.cards), |slot| slot.copy_without(&p, j));
@@ -317,15 +377,16 @@ pub fn choose(state: &PlayState, ctx: &Context, moves: &[Move]) -> Option<usize>
     choice
 }
 
-fn lead(v: &View, moves: &[Move]) -> usize {
+fn lead(v: &View, plays: &mut Plays) -> Move {
     let level = v.level;
     let shortest = v.shortest();
     let mate_cards = if v.live(v.mate) { v.size(v.mate) } else { u32::MAX };
     // A partner with one or two cards gets the lowest single (or pair) to go out over.
     if mate_cards <= 2 && shortest > mate_cards.min(1) {
+        let moves = plays.of(families_of(1, 1) | families_of(2, 1));
         let kind = if mate_cards == 2 && moves.iter().any(|m| m.combo.kind == Kind::Pair) { Kind::Pair } else { Kind::Single };
-        if let Some(i) = best_by(moves, |m| (m.combo.kind == kind).then(|| (m.combo.value(level), -v.after(m), m.wild))) {
-            return i;
+        if let Some(m) = best_of(moves, |m| (m.combo.kind == kind).then(|| (m.combo.value(level), -v.after(m), m.wild))) {
+            return m;
         }
     }
     let weak = v.weak(v.plan().groups());
@@ -341,15 +402,18 @@ fn lead(v: &View, moves: &[Move]) -> usize {
         let order = if weak <= 1 { (bomb, !strong, -(g.cost as i32)) } else { (bomb, false, -(g.cost as i32)) };
         Some((order.0, risky, order.1, order.2, std::cmp::Reverse(m.combo.size), m.combo.value(level), m.wild, m.combo.kind == Kind::StraightFlush))
     };
-    best_by(moves, key)
-        .or_else(|| best_by(moves, |m| Some((m.combo.kind.is_bomb(), -v.after(m), m.combo.value(level)))))
-        .expect("a leader has a play")
+    // Only the families that may hold a group of the plan can have a key.
+    let families = v.plan().groups().iter().fold(0, |f, g| f | g.counts.families());
+    if let Some(m) = best_of(plays.of(families), key) {
+        return m;
+    }
+    best_of(plays.of(ALL_FAMILIES), |m| Some((m.combo.kind.is_bomb(), -v.after(m), m.combo.value(level)))).expect("a leader has a play")
 }
 
 /// The partner holds the trick: it stands, unless the next opponent is
 /// about to go out over it (then the strongest play that keeps the hand's
 /// shape, to stop them).
-fn support(v: &View, moves: &[Move]) -> Option<usize> {
+fn support(v: &View, plays: &mut Plays) -> Option<Move> {
     let top = v.state.top?;
     let next = (v.me + 1) % 4;
     let threat = v.live(next) && v.size(next) <= top.combo.size as u32 && !top_is_boss(v, &top);
@@ -360,20 +424,24 @@ fn support(v: &View, moves: &[Move]) -> Option<usize> {
         // Over the partner only with a group of the plan nobody can beat
         // after which the hand runs out.
         let level = v.level;
-        return best_by(moves, |m| {
+        return best_of(plays.of(NON_BOMB_FAMILIES), |m| {
             let take = !m.combo.kind.is_bomb() && v.group_of(Counts::of_play(m.cards, level)).is_some() && v.is_boss(m) && v.runs_out(m);
             take.then(|| m.combo.value(level))
         });
     }
+    let moves = plays.of(NON_BOMB_FAMILIES);
+    if moves.is_empty() {
+        return None;
+    }
     let cost = v.plan().cost;
-    best_by(moves, |m| (!m.combo.kind.is_bomb() && cost - v.after(m) >= 0).then(|| (!v.is_boss(m), std::cmp::Reverse(m.combo.value(v.level)))))
+    best_of(moves, |m| (!m.combo.kind.is_bomb() && cost - v.after(m) >= 0).then(|| (!v.is_boss(m), std::cmp::Reverse(m.combo.value(v.level)))))
 }
 
 fn top_is_boss(v: &View, top: &Move) -> bool {
     top.combo.kind.is_bomb() || v.is_boss(top)
 }
 
-fn follow(v: &View, moves: &[Move]) -> Option<usize> {
+fn follow(v: &View, plays: &mut Plays) -> Option<Move> {
     let state = v.state;
     let ts = state.top_seat;
     // Beating an opponent who went out with its play stops its partner from leading (接风).
@@ -385,7 +453,7 @@ fn follow(v: &View, moves: &[Move]) -> Option<usize> {
     let lead_bonus = param("boss_bonus", BOSS_BONUS);
     // The play that takes most off the hand's cost, when that is enough;
     // when the trick matters, one nobody can beat first.
-    let plain = best_follow(v, moves, need, lead_bonus, urgent);
+    let plain = best_follow(v, plays.of(NON_BOMB_FAMILIES), need, lead_bonus, urgent);
     if plain.is_some() {
         return plain;
     }
@@ -393,7 +461,9 @@ fn follow(v: &View, moves: &[Move]) -> Option<usize> {
     // leaves at most one weak group to go out with; the smallest bomb, the
     // joker bomb last.
     let worth = |m: &Move| danger || v.runs_out(m);
-    best_by(moves, |m| (m.combo.kind.is_bomb() && worth(m)).then(|| (m.combo.kind == Kind::JokerBomb, -v.after(m), m.combo.bomb_power(v.level))))
+    best_of(plays.of(BOMB_FAMILIES), |m| {
+        (m.combo.kind.is_bomb() && worth(m)).then(|| (m.combo.kind == Kind::JokerBomb, -v.after(m), m.combo.bomb_power(v.level)))
+    })
 }
 
 /// Whether a seat has gone out, so that every bomb goes to finishing
@@ -418,7 +488,10 @@ struct FollowKey(bool, i32, u8, u8);
 /// if that is at least `need`; the lowest among equals. The plan's own
 /// groups are valued from the plan; another play takes a search only when
 /// what it costs as a play (at most what it can take off) could make it the best.
-fn best_follow(v: &View, moves: &[Move], need: i32, bonus: i32, urgent: bool) -> Option<usize> {
+fn best_follow(v: &View, moves: &[Move], need: i32, bonus: i32, urgent: bool) -> Option<Move> {
+    if moves.is_empty() {
+        return None;
+    }
     let level = v.level;
     let cost = v.plan().cost;
     let key = |m: &Move, gain: i32, boss: bool| FollowKey(urgent && !boss, -gain, m.combo.value(level), m.wild);
@@ -460,7 +533,7 @@ fn best_follow(v: &View, moves: &[Move], need: i32, bonus: i32, urgent: bool) ->
             best = Some((k, i));
         }
     }
-    best.map(|(_, i)| i)
+    best.map(|(_, i)| moves[i])
 }
 
 /// The tribute or return card among `options` that hurts `hand` least: the
@@ -612,6 +685,46 @@ mod tests {
             }
         }
         assert!(decisions > 100_000 && kept > 30_000, "{decisions} decisions, {kept} with a kept plan");
+    }
+
+    /// Random deals, both listing modes, in a playout's scope: the play
+    /// `pick` finds listing only the families it looks at (with the plans
+    /// kept through the playout) is the one `choose` picks from the whole
+    /// list with a fresh plan, at every decision; half the moves random, so
+    /// that positions vary beyond the policy's own.
+    #[test]
+    fn pick_is_choose_on_the_listed_plays() {
+        let (mut decisions, mut passes) = (0, 0);
+        let (mut moves, mut buf) = (Vec::new(), Vec::new());
+        for seed in 0..600u64 {
+            let mut rng = Rng::new(seed);
+            let hands = crate::cards::deck::deal(&mut rng);
+            let mode = if seed % 3 == 0 { Mode::Cards } else { Mode::Pattern };
+            let mut s = PlayState::new(hands, (seed % 13) as u8, (seed % 4) as u8, ComboRules::default());
+            let mut c = ctx();
+            let _scope = playout_plans::Playout::enter(true);
+            while !s.over {
+                moves.clear();
+                s.moves(mode, &mut moves);
+                let listed = {
+                    let _off = playout_plans::Suspend::enter();
+                    choose(&s, &c, &moves).map(|i| moves[i])
+                };
+                let picked = super::pick(&s, &c, mode, &mut buf);
+                assert_eq!(picked, listed, "seed {seed}: {} after {:?}", s.hands[s.current as usize], s.top);
+                decisions += 1;
+                passes += picked.is_none() as u32;
+                let k = rng.below(moves.len() as u32 + s.can_pass() as u32) as usize;
+                let m = if rng.below(2) == 0 { picked } else { moves.get(k).copied() };
+                let m = if m.is_none() && !s.can_pass() { Some(moves[0]) } else { m };
+                c.record(s.current, m.as_ref());
+                match m {
+                    Some(m) => s.play_unchecked(m),
+                    None => s.pass_unchecked(),
+                }
+            }
+        }
+        assert!(decisions > 40_000 && passes > 10_000, "{decisions} decisions, {passes} passes");
     }
 
     /// Outside a playout's scope nothing is kept or read; a search's scope
