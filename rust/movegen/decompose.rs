@@ -18,7 +18,7 @@
 //! memoized per thread, so the many close hands a rollout asks about cost
 //! a lookup.
 
-use crate::cards::card::{Card, BJ, HEARTS, RANK_A, RANK_RJ, RJ};
+use crate::cards::card::{Card, BJ, HEARTS, RANK_A, RANK_BJ, RANK_RJ, RJ};
 use crate::cards::cardset::{byte_counts, CardSet};
 use crate::movegen::combo::{rank_value, run_position, Combo, Kind};
 use crate::movegen::{families_of, ComboRules, Families, Move};
@@ -974,6 +974,59 @@ impl Counts {
         (field(self.0, WILD_SHIFT), field(self.0, BJ_SHIFT), field(self.0, RJ_SHIFT))
     }
 
+    /// The highest ladder position (0 for the run from the A below the 2)
+    /// at which these cards make a run of `len` ranks of `copies` cards
+    /// each (at most 3), wildcards standing in for the missing ones; -1
+    /// for none.
+    #[inline]
+    pub fn top_run(self, len: u8, copies: u8) -> i8 {
+        let k = self.0;
+        // Per natural rank, the cards short of `copies`: a one for each j
+        // below `copies` with fewer than j + 1 cards.
+        let have = at_least(k);
+        let short = have[..copies as usize].iter().fold(0, |s, h| s + (LOW_BITS & !h));
+        // On the ladder: the A, then the ranks 2..A (fourteen fields).
+        let ladder = (short << 4) | (short >> 48);
+        // Each position's fields summed over the run (at most 6 a field).
+        let need = (0..len as u32).fold(0, |s, q| s + (ladder >> (4 * q)));
+        // A field of at most `w` plus 7 - w stays below 8 (no carry out).
+        const FIELDS: Key = 0x0011_1111_1111_1111;
+        let w = field(k, WILD_SHIFT) as Key;
+        let starts = (1 << (4 * (15 - len as u32))) - 1;
+        let made = !(need + (7 - w) * FIELDS) & (8 * FIELDS) & starts;
+        if made == 0 {
+            -1
+        } else {
+            ((63 - made.leading_zeros()) / 4) as i8
+        }
+    }
+
+    /// The highest value (`rank_value` at `level`) of a rank of which these
+    /// cards make `need` (1 to 3) of a kind: wildcards stand in for all
+    /// but one natural card of a rank, for all of the level's, for no
+    /// joker (and jokers make no triple); -1 for none.
+    #[inline]
+    pub fn top_same(self, need: u8, level: u8) -> i8 {
+        let k = self.0;
+        let (w, small, big) = self.specials();
+        if need < 3 && big >= need {
+            return rank_value(RANK_RJ, level) as i8;
+        }
+        if need < 3 && small >= need {
+            return rank_value(RANK_BJ, level) as i8;
+        }
+        let at_level = if level < 13 { 15 << (4 * level as u32) } else { 0 };
+        if at_level != 0 && nat(k, level) + w >= need {
+            return rank_value(level, level) as i8;
+        }
+        let ranks = at_least(k)[need.saturating_sub(w).max(1) as usize - 1] & !at_level;
+        if ranks == 0 {
+            -1
+        } else {
+            rank_value(highest(ranks), level) as i8
+        }
+    }
+
     /// The families of plays that may take exactly these cards (`families_of`).
     #[inline]
     pub fn families(self) -> Families {
@@ -1319,6 +1372,67 @@ mod tests {
         assert_eq!(RUN_RANKS[0][10], 0);
         // The runs through a rank that start at one: 2-6 .. 6-T through 6, T-A through A.
         assert_eq!((THROUGH[0][4], THROUGH[0][12], THROUGH[1][0], THROUGH[2][12]), (0x1_1111, 1 << 32, 1, 1 << 44));
+    }
+
+    /// The highest run of each shape that counts make is the one a scan of
+    /// every position finds, cards short of each rank made up by wildcards.
+    #[test]
+    fn the_top_run_is_the_highest_a_scan_finds() {
+        let mut rng = Rng::new(13);
+        let mut found = [0; 3];
+        for _ in 0..20_000 {
+            let mut k: Key = 0;
+            let spread = 1 + rng.below(8);
+            for r in 0..13 {
+                k |= (rng.below(spread + 1).min(8) as u64) << (4 * r);
+            }
+            k |= (rng.below(3) as u64) << WILD_SHIFT | (rng.below(3) as u64) << BJ_SHIFT;
+            let c = Counts(k);
+            let w = field(k, WILD_SHIFT);
+            for (i, (len, copies)) in [(5u8, 1u8), (3, 2), (2, 3)].into_iter().enumerate() {
+                let made = |s: u8| (0..len).map(|q| copies.saturating_sub(nat(k, LADDER[(s + q) as usize]))).sum::<u8>() <= w;
+                let want = (0..=14 - len).rev().find(|&s| made(s)).map_or(-1, |s| s as i8);
+                assert_eq!(c.top_run(len, copies), want, "{k:x} runs of {len} x {copies}");
+                found[i] += (want >= 0) as u32;
+            }
+        }
+        assert!(found.iter().all(|&n| n > 2_000 && n < 19_000), "{found:?}");
+    }
+
+    /// The highest single, pair and triple counts make is the one a scan of
+    /// every rank by value finds (the jokers, the level, A down to 2).
+    #[test]
+    fn the_top_of_a_kind_is_the_highest_a_scan_finds() {
+        let mut rng = Rng::new(14);
+        let mut found = [[0; 17]; 3];
+        for i in 0..30_000 {
+            let level = (i % 14) as u8;
+            let mut k: Key = 0;
+            let spread = rng.below(4);
+            for r in 0..13 {
+                k |= (rng.below(spread + 1) as u64) << (4 * r);
+            }
+            k |= (rng.below(3) as u64) << WILD_SHIFT | (rng.below(3) as u64) << BJ_SHIFT | (rng.below(3) as u64) << RJ_SHIFT;
+            let c = Counts(k);
+            let (w, small, big) = c.specials();
+            for need in 1..=3u8 {
+                let made = |r: u8| match r {
+                    13 | 14 => need < 3 && [small, big][r as usize - 13] >= need,
+                    r if r == level => nat(k, r) + w >= need,
+                    r => nat(k, r) > 0 && nat(k, r) + w.min(need - 1) >= need,
+                };
+                let by_value = [14, 13].into_iter().chain((level < 13).then_some(level)).chain((0..13).rev().filter(|&r| r != level));
+                let want = by_value.into_iter().find(|&r| made(r)).map_or(-1, |r| rank_value(r, level) as i8);
+                assert_eq!(c.top_same(need, level), want, "{k:x} {need} of a kind at {level}");
+                found[need as usize - 1][(want + 1) as usize] += 1;
+            }
+        }
+        // The answers vary: none, most natural ranks, the level, each joker
+        // (no joker triple).
+        for (need, f) in found.iter().enumerate() {
+            let ranks = f[1..14].iter().filter(|&&n| n > 0).count();
+            assert!(f[0] > 0 && ranks >= 8 && f[14] > 0 && (f[15] > 0 && f[16] > 0) == (need < 2), "{found:?}");
+        }
     }
 
     /// Every play of random hands, leading, in both modes (with wildcards

@@ -10,7 +10,7 @@ use crate::cards::cardset::CardSet;
 use crate::error::Result;
 use crate::game::trick::{partner, PlayState};
 use crate::game::Action;
-use crate::movegen::combo::{ladder_rank, rank_value, Kind};
+use crate::movegen::combo::{rank_value, Kind};
 use crate::movegen::decompose::{hand_cost_after, plan, plan_into, Costs, Counts, Group, Plan};
 use crate::movegen::{families_of, ComboRules, Families, Mode, Move, MoveGen, ALL_FAMILIES, BOMB_FAMILIES, NON_BOMB_FAMILIES};
 use crate::rng::Rng;
@@ -219,7 +219,7 @@ struct Unseen {
     level: u8,
     /// By kind (`Unseen::class`): the highest value (`Combo::value`) of a
     /// play the cards can make, -1 for none, `UNKNOWN` until asked.
-    tops: Cell<[i8; 6]>,
+    tops: [Cell<i8>; 6],
 }
 
 /// A kind's highest play not yet looked for.
@@ -227,7 +227,7 @@ const UNKNOWN: i8 = i8::MIN;
 
 impl Unseen {
     fn new(cards: CardSet, level: u8) -> Unseen {
-        Unseen { counts: Counts::of(cards, level, ComboRules::default()), level, tops: Cell::new([UNKNOWN; 6]) }
+        Unseen { counts: Counts::of(cards, level, ComboRules::default()), level, tops: [const { Cell::new(UNKNOWN) }; 6] }
     }
 
     /// Whether the cards can make no play of `kind` and its size above
@@ -236,12 +236,13 @@ impl Unseen {
         let Some(class) = Unseen::class(kind) else {
             return true;
         };
-        let mut tops = self.tops.get();
-        if tops[class] == UNKNOWN {
-            tops[class] = self.top(kind);
-            self.tops.set(tops);
+        let slot = &self.tops[class];
+        let mut top = slot.get();
+        if top == UNKNOWN {
+            top = self.top(kind);
+            slot.set(top);
         }
-        value as i8 >= tops[class]
+        value as i8 >= top
     }
 
     /// The slot of `kind` in `tops` (`None` for bombs).
@@ -262,31 +263,17 @@ impl Unseen {
     /// counts of each rank (wildcards standing in for naturals), runs by
     /// each position.
     fn top(&self, kind: Kind) -> i8 {
-        let (wild, small, big) = self.counts.specials();
-        let count = |r: u8| self.counts.natural(r);
-        if let Some((len, copies)) = kind.run_shape() {
-            let made = |s: u8| (0..len).map(|q| copies.saturating_sub(count(ladder_rank(s + q)))).sum::<u8>() <= wild;
-            return (0..=(14 - len)).rev().find(|&s| made(s)).map_or(-1, |s| s as i8);
-        }
-        let need = match kind {
-            Kind::Single => 1,
-            Kind::Pair => 2,
-            _ => 3,
-        };
-        let made = |r: u8| {
-            if r >= 13 {
-                // Jokers: no wildcard stands in; no joker triple.
-                need < 3 && [small, big][r as usize - 13] >= need
-            } else if r == self.level {
-                count(r) + wild >= need
-            } else {
-                count(r) > 0 && count(r) + wild.min(need - 1) >= need
+        match kind.run_shape() {
+            Some((len, copies)) => self.counts.top_run(len, copies),
+            None => {
+                let need = match kind {
+                    Kind::Single => 1,
+                    Kind::Pair => 2,
+                    _ => 3,
+                };
+                self.counts.top_same(need, self.level)
             }
-        };
-        // By value, highest first: the jokers, the level, then A down to 2.
-        let level = (self.level < 13).then_some(self.level);
-        let mut ranks = [14, 13].into_iter().chain(level).chain((0..13).rev().filter(|&r| Some(r) != level));
-        ranks.find(|&r| made(r)).map_or(-1, |r| rank_value(r, self.level) as i8)
+        }
     }
 }
 
@@ -552,6 +539,7 @@ mod tests {
     use crate::cards::card::Card;
     use crate::game::levels::LevelState;
     use crate::game::rules::Rules;
+    use crate::movegen::combo::ladder_rank;
     use crate::movegen::Mode;
 
     fn state(hands: [&str; 4], level: &str) -> PlayState {
