@@ -294,73 +294,95 @@ enum Model {
     Value,
 }
 
-/// The memo: the least cost of each state solved and the place of its
-/// first cheapest play in the search's order, in a set-associative table
-/// of `WAYS` states per 64-byte bucket (one cache line a lookup); a full
-/// bucket forgets its oldest state, which is solved again if asked (the
-/// costs, and so every answer, are the same either way).
-struct Memo {
-    buckets: Vec<Bucket>,
+/// The memo: for each state's cards, its least cost and the place in the
+/// search's order of its first cheapest play, for each count of triples
+/// over joined pairs in a window of `L` (`Lanes`), in a direct-mapped
+/// table of one cache line an entry (two for the wide lanes); a new state
+/// takes the place of the one there, which is solved again if asked (the
+/// costs, and so every answer, are the same either way). One entry holds
+/// every count a state is asked with: a state's plays are walked once for
+/// all of them.
+struct Memo<const L: usize> {
+    entries: Vec<Entry<L>>,
     mask: usize,
 }
 
-/// States per bucket.
-const WAYS: usize = 3;
-
-/// One bucket: keys (0 = empty: a memo key always has natural cards),
-/// their costs and first cheapest plays' places, and the way the next new
-/// state takes.
-#[derive(Clone, Copy, Default)]
+/// A state's key (`memo_key`, 0 = empty: a memo key always has natural
+/// cards) and its lanes.
+#[derive(Clone, Copy)]
 #[repr(align(64))]
-struct Bucket {
-    keys: [u128; WAYS],
-    costs: [i32; WAYS],
-    places: [u8; WAYS],
-    next: u8,
+struct Entry<const L: usize> {
+    key: u64,
+    lanes: Lanes<L>,
 }
 
-const _: () = assert!(std::mem::size_of::<Bucket>() == 64, "a bucket is one cache line");
+/// For each count `d` of triples over joined pairs from `-L/2` to
+/// `L/2 - 1` (lane `d + L/2`): the least cost, in hundredths (`NONE`: no
+/// decomposition), and the place of the first cheapest play (`NO_PLACE`
+/// when unknown).
+#[derive(Clone, Copy)]
+struct Lanes<const L: usize> {
+    costs: [i16; L],
+    places: [u8; L],
+}
 
-impl Memo {
-    /// A memo of `2^bits` buckets.
-    fn new(bits: u32) -> Memo {
-        Memo { buckets: vec![Bucket::default(); 1 << bits], mask: (1 << bits) - 1 }
+/// The lanes of the thread's memo: counts from -8 to 7, every count a
+/// hand of at most `SMALL_HAND` cards can reach (each count needs five
+/// cards: a triple met and a pair to come, or a pair joined and a triple
+/// to come).
+const LANES: usize = 16;
+
+/// The lanes of a larger hand's memo: counts from -16 to 15, the range
+/// the search keeps counts in (`D_MIN`).
+const WIDE_LANES: usize = 32;
+
+/// The most cards of a hand searched with `LANES`.
+const SMALL_HAND: u32 = 39;
+
+/// A memo's cost for "no decomposition".
+const NONE: i16 = i16::MAX;
+
+/// A cost at or above this is no decomposition (finite costs stay far below).
+const HUGE: i32 = 1 << 14;
+
+const _: () = assert!(std::mem::size_of::<Entry<LANES>>() == 64, "an entry is one cache line");
+const _: () = assert!(5 * (LANES as u32 / 2) > SMALL_HAND, "the lanes hold every count a small hand reaches");
+const _: () = assert!(WIDE_LANES == 2 * D_MIN as usize, "the wide lanes hold every count the search keeps");
+
+impl<const L: usize> Memo<L> {
+    /// A memo of `2^bits` entries.
+    fn new(bits: u32) -> Memo<L> {
+        let empty = Entry { key: 0, lanes: Lanes { costs: [0; L], places: [0; L] } };
+        Memo { entries: vec![empty; 1 << bits], mask: (1 << bits) - 1 }
     }
 
     #[inline]
-    fn bucket(&self, key: u128) -> usize {
-        let x = (key as u64) ^ ((key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let h = (x ^ (x >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    fn slot(&self, key: u64) -> usize {
+        let h = (key ^ (key >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         (h ^ (h >> 32)) as usize & self.mask
     }
 
     #[inline]
-    fn get(&self, key: u128) -> Option<(i32, u8)> {
-        let b = &self.buckets[self.bucket(key)];
-        (0..WAYS).find(|&w| b.keys[w] == key).map(|w| (b.costs[w], b.places[w]))
+    fn get(&self, key: u64) -> Option<Lanes<L>> {
+        let e = &self.entries[self.slot(key)];
+        (e.key == key).then_some(e.lanes)
     }
 
     #[inline]
-    fn insert(&mut self, key: u128, cost: i32, place: u8) {
-        let i = self.bucket(key);
-        let b = &mut self.buckets[i];
-        let w = b.next as usize;
-        b.keys[w] = key;
-        b.costs[w] = cost;
-        b.places[w] = place;
-        b.next = ((w + 1) % WAYS) as u8;
+    fn insert(&mut self, key: u64, lanes: Lanes<L>) {
+        let i = self.slot(key);
+        self.entries[i] = Entry { key, lanes };
     }
 }
 
-/// Buckets (log2) of each thread's memo: 2^16 of 64 bytes, 4 MiB, about
-/// 196,000 states (a search's decisions ran as fast as with 16 MiB).
+/// Entries (log2) of each thread's memo: 2^16 of 64 bytes, 4 MiB.
 const MEMO_BITS: u32 = 16;
 
-/// Buckets (log2) of a cold memo (`min_plays_cold`), 256 KiB.
+/// Entries (log2) of a cold memo (`min_plays_cold`, larger hands), 256 KiB (512 KiB wide).
 const COLD_BITS: u32 = 12;
 
 thread_local! {
-    static MEMO: RefCell<Memo> = RefCell::new(Memo::new(MEMO_BITS));
+    static MEMO: RefCell<Memo<LANES>> = RefCell::new(Memo::new(MEMO_BITS));
     static PLANS: RefCell<Plans> = RefCell::new(Plans::new());
 }
 
@@ -424,14 +446,41 @@ const INF: i32 = 1 << 24;
 /// A place in the search's order a memo entry does not hold.
 const NO_PLACE: u8 = u8::MAX;
 
-/// The memo key of state `(k, d)` of `model` at `level`.
+/// Counts each side of a state's lanes that a play can move its parent's
+/// lanes by (at most three triples more waiting, five pairs joined).
+const PAD: usize = 8;
+
+/// A state's costs with `PAD` each side, for the widest lanes.
+const PADDED: usize = WIDE_LANES + 2 * PAD;
+
+/// A cost in the search's units as a memo keeps it.
+#[inline(always)]
+fn lane_cost(c: i32) -> i16 {
+    if c >= HUGE {
+        NONE
+    } else {
+        c as i16
+    }
+}
+
+/// A memo's cost in the search's units.
+#[inline(always)]
+fn cost_of(c: i16) -> i32 {
+    if c == NONE {
+        INF
+    } else {
+        c as i32
+    }
+}
+
+/// The memo key of the states of `k` of `model` at `level` (the naturals,
+/// wildcards, jokers and rule take bits 0..59).
 #[inline]
-fn memo_key(k: Key, d: i8, model: Model, level: u8) -> u128 {
-    let (tag, level) = match model {
-        Model::Plays => (0u128, 0u128),
-        Model::Value => (1, level as u128),
-    };
-    k as u128 | (((d + D_MIN) as u128) << 64) | (level << 69) | (tag << 73)
+fn memo_key(k: Key, model: Model, level: u8) -> u64 {
+    match model {
+        Model::Plays => k,
+        Model::Value => k | (level as u64) << 59 | 1 << 63,
+    }
 }
 
 /// A search for the cheapest decomposition by `costs` (the `model`'s) at
@@ -440,11 +489,11 @@ fn memo_key(k: Key, d: i8, model: Model, level: u8) -> u128 {
 /// least cost is a property of its cards), so the two share the memo; the
 /// places of first cheapest plays are kept for the lowest-first order only,
 /// the order of plans.
-struct Solver<'a> {
+struct Solver<'a, const L: usize> {
     costs: &'a Costs,
     model: Model,
     level: u8,
-    memo: &'a mut Memo,
+    memo: &'a mut Memo<L>,
     from_top: bool,
 }
 
@@ -458,7 +507,7 @@ struct Base {
     absorbed: u8,
 }
 
-impl Solver<'_> {
+impl<const L: usize> Solver<'_, L> {
     /// The cost of the same-rank groups `g` of natural rank `r` with `a` of
     /// their pairs joined to triples, and the count of triples over joined pairs after them.
     #[inline]
@@ -575,33 +624,99 @@ impl Solver<'_> {
         if k & NAT_MASK == 0 {
             return (self.base(k, d).cost, NO_PLACE);
         }
-        // Triples waiting beyond the pairs the cards left can make are as
-        // good as that many; pairs joined early beyond the triples the
-        // cards can make are no decomposition by value, and each a play
-        // again by plays, whatever the rest of the hand does.
-        let mut d = d;
-        let mut over = 0;
-        if d != 0 {
-            let (pairs, triples) = pairs_and_triples(k);
-            d = d.min(pairs);
+        let lanes = self.lanes(k);
+        let lo = -(L as i32 / 2);
+        let j = d as i32 - lo;
+        if j >= L as i32 {
+            // Past the lanes: as many triples waiting as the last lane (see `padded`).
+            (cost_of(lanes.costs[L - 1]), lanes.places[L - 1])
+        } else if j < 0 {
+            match self.model {
+                Model::Value => (INF, NO_PLACE),
+                Model::Plays => (cost_of(lanes.costs[0]) - 100 * j, lanes.places[0]),
+            }
+        } else {
+            (cost_of(lanes.costs[j as usize]), lanes.places[j as usize])
+        }
+    }
+
+    /// The least costs of `k` (with natural cards) and the places of their
+    /// first cheapest plays, memoized. Triples waiting beyond the pairs the
+    /// cards left can make are as good as that many; pairs joined early
+    /// beyond the triples the cards can make are no decomposition by value,
+    /// and each a play again by plays, whatever the rest of the hand does.
+    fn lanes(&mut self, k: Key) -> Lanes<L> {
+        let key = memo_key(k, self.model, self.level);
+        if let Some(lanes) = self.memo.get(key) {
+            return lanes;
+        }
+        let (costs, places, _) = self.cheapest(k, None);
+        let (pairs, triples) = pairs_and_triples(k);
+        let (pairs, triples) = (pairs as i32, triples as i32);
+        let lo = -(L as i32 / 2);
+        let mut out = Lanes { costs: [NONE; L], places: [NO_PLACE; L] };
+        for j in 0..L {
+            let mut d = (lo + j as i32).min(pairs);
+            let mut over = 0;
             if -d > triples {
                 match self.model {
-                    Model::Value => return (INF, NO_PLACE),
+                    Model::Value => continue,
                     Model::Plays => {
-                        over = 100 * (-d - triples) as i32;
+                        over = 100 * (-d - triples);
                         d = -triples;
                     }
                 }
             }
+            let at = (d - lo) as usize;
+            out.costs[j] = lane_cost(cost_of(costs[at]) + over);
+            out.places[j] = if self.from_top { NO_PLACE } else { places[at] };
         }
-        let mk = memo_key(k, d, self.model, self.level);
-        if let Some((cost, place)) = self.memo.get(mk) {
-            return (cost + over, place);
+        self.memo.insert(key, out);
+        out
+    }
+
+    /// The least costs of `k` less a play, for each count the play's
+    /// parent lanes may pass on (its lanes' counts and `PAD` each side):
+    /// past the lanes, the last lane's on the high side; on the low side
+    /// no decomposition by value, the first lane's and a play for each pair
+    /// more by plays (the counts a hand of `SMALL_HAND` cards reaches); the
+    /// wide lanes keep counts in `-D_MIN..D_MIN` as the search does.
+    #[inline(always)]
+    fn padded(&mut self, k: Key) -> [i16; PADDED] {
+        let lo = -(L as i32 / 2);
+        let mut out = [NONE; PADDED];
+        let wide = L >= WIDE_LANES;
+        if k & NAT_MASK == 0 {
+            // What the wildcards and jokers left cost: a count below 0 is a
+            // pair joined early (by value none, by plays a play again each),
+            // one above 3 joins nothing more (there are three pairs at most).
+            let at: [i32; 4] = std::array::from_fn(|d| self.base(k, d as i8).cost);
+            for (j, x) in out[..L + 2 * PAD].iter_mut().enumerate() {
+                let d = lo - PAD as i32 + j as i32;
+                let d = if wide { d.clamp(-(D_MIN as i32), D_MIN as i32 - 1) } else { d };
+                *x = lane_cost(match d {
+                    0..=3 => at[d as usize],
+                    4.. => at[3],
+                    _ => match self.model {
+                        Model::Value => INF,
+                        Model::Plays => at[0] - 100 * d,
+                    },
+                });
+            }
+            return out;
         }
-        let (cost, _, _, place) = self.cheapest(k, d);
-        let place = if self.from_top { NO_PLACE } else { place };
-        self.memo.insert(mk, cost, place);
-        (cost + over, place)
+        let lanes = self.lanes(k);
+        out[PAD..PAD + L].copy_from_slice(&lanes.costs);
+        let (first, last) = (lanes.costs[0], lanes.costs[L - 1]);
+        for j in 0..PAD {
+            out[PAD + L + j] = last;
+            out[j] = match (wide, self.model) {
+                (true, _) => first,
+                (false, Model::Value) => NONE,
+                (false, Model::Plays) => lane_cost(cost_of(first) + 100 * (PAD - j) as i32),
+            };
+        }
+        out
     }
 
     /// How many of the pairs of same-rank groups `g` the search tries
@@ -615,44 +730,66 @@ impl Solver<'_> {
         }
     }
 
-    /// The least cost of `k` (with natural cards) with `d` triples over
-    /// joined pairs counted, the first play of the search's order that
-    /// reaches it with the number of its pairs joined to triples, and its
-    /// place in that order (each number of joined pairs a place of its
-    /// own; `NO_PLACE` past the places a memo entry holds).
+    /// The least costs of `k` (with natural cards) for each count of its
+    /// lanes, as the counts come (not yet bounded by the cards), and the
+    /// places in the search's order of the first plays reaching them (each
+    /// number of joined pairs a place of its own; `NO_PLACE` past the
+    /// places a memo entry holds); with the first cheapest play of lane
+    /// `want` and the number of its pairs joined to triples.
     #[inline(always)]
-    fn cheapest(&mut self, k: Key, d: i8) -> (i32, Option<Piece>, u8, u8) {
-        let mut best = (INF, None, 0, NO_PLACE);
-        let mut place = 0usize;
+    fn cheapest(&mut self, k: Key, want: Option<usize>) -> ([i16; L], [u8; L], Option<(Piece, u8)>) {
+        let mut best = [NONE; L];
+        let mut at = [NO_PLACE; L];
+        let mut wanted = (NONE, None);
+        let mut place = 0u8;
         let i = if self.from_top { highest(k) } else { lowest(k) };
         let _ = for_each_piece(
             k,
             i,
             #[inline(always)]
             |p| {
-                match p.groups {
+                let rest = self.padded(k - p.delta);
+                // Each way of the play as its cost, how many more triples
+                // wait after it (lane j reads the rest at j + that) and
+                // how many of its pairs join triples.
+                let mut ways = [(0i32, 0i32, 0u8); SPLIT_MAX / 2 + 1];
+                let n = match p.groups {
                     Some(g) => {
+                        let mut n = 0;
                         for a in self.joinable(g) {
-                            let (cost, d2) = self.groups(i, g, a, d);
-                            let n = cost + self.solve(k - p.delta, d2);
-                            if n < best.0 {
-                                best = (n, Some(p), a, place.min(NO_PLACE as usize) as u8);
-                            }
-                            place += 1;
+                            ways[n] = (self.groups(i, g, a, 0).0, g.triples as i32 - a as i32, a);
+                            n += 1;
                         }
+                        n
                     }
                     None => {
-                        let n = self.run(p.combo.kind, run_position(p.combo.rank)) + self.solve(k - p.delta, d);
-                        if n < best.0 {
-                            best = (n, Some(p), 0, place.min(NO_PLACE as usize) as u8);
-                        }
-                        place += 1;
+                        ways[0] = (self.run(p.combo.kind, run_position(p.combo.rank)), 0, 0);
+                        1
                     }
+                };
+                for &(cost, shift, a) in &ways[..n] {
+                    let from = (PAD as i32 + shift) as usize;
+                    let rest: &[i16; L] = rest[from..from + L].try_into().expect("lanes");
+                    let cost = cost as i16;
+                    for j in 0..L {
+                        let n = rest[j].saturating_add(cost);
+                        if n < best[j] {
+                            best[j] = n;
+                            at[j] = place;
+                        }
+                    }
+                    if let Some(w) = want {
+                        let n = rest[w].saturating_add(cost);
+                        if n < wanted.0 {
+                            wanted = (n, Some((p, a)));
+                        }
+                    }
+                    place = place.saturating_add(1);
                 }
                 ControlFlow::Continue(())
             },
         );
-        best
+        (best, at, wanted.1)
     }
 
     /// The play of `k` at `place` in the search's order (as `cheapest`
@@ -689,8 +826,12 @@ impl Solver<'_> {
             let place = if placed { self.solve_placed(k, d).1 } else { NO_PLACE };
             let (p, absorbed) = match place {
                 NO_PLACE => {
-                    let (_, piece, absorbed, _) = self.cheapest(k, d);
-                    (piece.expect("a hand with naturals has a play"), absorbed)
+                    // The lane of `d` as it comes, or bounded by the cards past the lanes.
+                    let lo = -(L as i32 / 2);
+                    let raw = d as i32 - lo;
+                    let lane = if (0..L as i32).contains(&raw) { raw } else { (d as i32).min(pairs_and_triples(k).0 as i32) - lo };
+                    let (_, _, found) = self.cheapest(k, Some(lane.clamp(0, L as i32 - 1) as usize));
+                    found.expect("a hand with naturals has a play")
                 }
                 _ => self.play_at(k, place),
             };
@@ -1148,27 +1289,48 @@ fn join_full_houses(parts: &Plan, costs: &Costs, out: &mut Plan) {
     out.cost = out.groups().iter().map(|g| g.cost as i32).sum();
 }
 
-fn with_memo<T>(f: impl FnOnce(&mut Memo) -> T) -> T {
+fn with_memo<T>(f: impl FnOnce(&mut Memo<LANES>) -> T) -> T {
     MEMO.with(|m| f(&mut m.borrow_mut()))
+}
+
+/// `$body` with `$s` a solver of the search of `$k`: on the thread's
+/// memo when the hand has at most `SMALL_HAND` cards (a cold one when
+/// `$cold`), else on a cold memo of wide lanes.
+macro_rules! with_solver {
+    ($k:expr, $costs:expr, $model:expr, $level:expr, $from_top:expr, $cold:expr, |$s:ident| $body:expr) => {{
+        let (k, costs, model, level, from_top) = ($k, $costs, $model, $level, $from_top);
+        if cards(k) > SMALL_HAND {
+            let $s = &mut Solver::<WIDE_LANES> { costs, model, level, memo: &mut Memo::new(COLD_BITS), from_top };
+            $body
+        } else if $cold {
+            let $s = &mut Solver::<LANES> { costs, model, level, memo: &mut Memo::new(COLD_BITS), from_top };
+            $body
+        } else {
+            with_memo(|memo| {
+                let $s = &mut Solver::<LANES> { costs, model, level, memo, from_top };
+                $body
+            })
+        }
+    }};
 }
 
 /// The fewest plays that empty `hand` at `level` (0 for an empty hand).
 pub fn min_plays(hand: CardSet, level: u8, rules: ComboRules) -> u32 {
     let k = key_of(hand, level, rules);
-    with_memo(|memo| Solver { costs: &Costs::PLAYS, model: Model::Plays, level, memo, from_top: false }.solve(k, 0) as u32 / 100)
+    with_solver!(k, &Costs::PLAYS, Model::Plays, level, false, false, |s| s.solve(k, 0) as u32 / 100)
 }
 
 /// `min_plays` with a memo of its own, dropped after the call: the cost of
 /// a hand no earlier call has seen.
 pub fn min_plays_cold(hand: CardSet, level: u8, rules: ComboRules) -> u32 {
     let k = key_of(hand, level, rules);
-    Solver { costs: &Costs::PLAYS, model: Model::Plays, level, memo: &mut Memo::new(COLD_BITS), from_top: false }.solve(k, 0) as u32 / 100
+    with_solver!(k, &Costs::PLAYS, Model::Plays, level, false, true, |s| s.solve(k, 0) as u32 / 100)
 }
 
 /// What `counts` cost to play out at `level` by `costs` (the rule
 /// policy's hand value, memoized per thread: one table of costs per thread).
 pub fn hand_cost(counts: Counts, level: u8, costs: &Costs) -> i32 {
-    with_memo(|memo| Solver { costs, model: Model::Value, level, memo, from_top: false }.solve(counts.0, 0))
+    with_solver!(counts.0, costs, Model::Value, level, false, false, |s| s.solve(counts.0, 0))
 }
 
 /// `hand_cost` of `counts` less `play` (which they hold), searched from
@@ -1185,7 +1347,7 @@ pub fn hand_cost_after(counts: Counts, play: Counts, level: u8, costs: &Costs) -
     let below = cards(k & ((1 << (4 * lowest(p) as u32)) - 1));
     let above = cards(k & NAT_MASK & !((1 << (4 * (highest(p) as u32 + 1))) - 1));
     let from_top = above < below;
-    with_memo(|memo| Solver { costs, model: Model::Value, level, memo, from_top }.solve(left, 0))
+    with_solver!(left, costs, Model::Value, level, from_top, false, |s| s.solve(left, 0))
 }
 
 /// A decomposition of `counts` at `level` of least cost by `costs` (as `hand_cost`).
@@ -1206,8 +1368,7 @@ pub fn plan_into(counts: Counts, level: u8, costs: &Costs, out: &mut Plan) {
 
 /// `plan` found from the memo, whether kept or not, written into `out`.
 fn find_plan(counts: Counts, level: u8, costs: &Costs, out: &mut Plan) {
-    with_memo(|memo| {
-        let mut s = Solver { costs, model: Model::Value, level, memo, from_top: false };
+    with_solver!(counts.0, costs, Model::Value, level, false, false, |s| {
         let cost = s.solve(counts.0, 0);
         s.plan(counts.0, true, out);
         // (A pair joined to a triple of its own rank is a five-card bomb, which costs less.)
@@ -1241,8 +1402,7 @@ pub fn decompose_by(hand: CardSet, level: u8, rules: ComboRules, costs: &Costs) 
     let k = key_of(hand, level, rules);
     let model = if *costs == Costs::PLAYS { Model::Plays } else { Model::Value };
     let mut out = Plan::default();
-    let cost = with_memo(|memo| {
-        let mut s = Solver { costs, model, level, memo, from_top: false };
+    let cost = with_solver!(k, costs, model, level, false, false, |s| {
         let cost = s.solve(k, 0);
         s.plan(k, true, &mut out);
         cost
@@ -1619,7 +1779,7 @@ mod tests {
                 let k = key_of(hand, level, rules);
                 for costs in &tables {
                     let model = if *costs == Costs::PLAYS { Model::Plays } else { Model::Value };
-                    let cost = |from_top| Solver { costs, model, level, memo: &mut Memo::new(COLD_BITS), from_top }.solve(k, 0);
+                    let cost = |from_top| Solver { costs, model, level, memo: &mut Memo::<LANES>::new(COLD_BITS), from_top }.solve(k, 0);
                     assert_eq!(cost(true), cost(false), "{hand} at {level}, {rules:?}");
                 }
                 let cards: Vec<Card> = hand.cards();
@@ -1632,6 +1792,40 @@ mod tests {
     }
 
     #[test]
+    fn narrow_lanes_agree_with_wide_ones_up_to_a_small_hand() {
+        // The thread's memo keeps the counts of triples over joined pairs
+        // from -8 to 7, those a hand of at most SMALL_HAND cards reaches;
+        // the wide lanes keep every count the search does. Both give the
+        // same costs and plans for hands of 1 to SMALL_HAND cards (from few
+        // ranks in half the cases, so that triples and pairs abound), by
+        // play counts and by the cost tables hand values use.
+        let mut rng = Rng::new(31);
+        let tables = [Costs::PLAYS, TEST_COSTS, crate::search::choosers::rule_based::VALUE];
+        let mut far = 0;
+        for i in 0..1_200u32 {
+            let level = (i % 13) as u8;
+            let hand = hand_with(&mut rng, 1 + i % SMALL_HAND, level, (i % 3) as u8, if i % 2 == 0 { 6 } else { 13 });
+            for rules in [ComboRules::default(), ComboRules { joker_pair_in_full_house: false }] {
+                let k = key_of(hand, level, rules);
+                for costs in &tables {
+                    let model = if *costs == Costs::PLAYS { Model::Plays } else { Model::Value };
+                    let (mut narrow, mut wide) = (Plan::default(), Plan::default());
+                    let mut s = Solver::<LANES> { costs, model, level, memo: &mut Memo::new(COLD_BITS), from_top: false };
+                    let a = s.solve(k, 0);
+                    s.plan(k, true, &mut narrow);
+                    let mut s = Solver::<WIDE_LANES> { costs, model, level, memo: &mut Memo::new(COLD_BITS), from_top: false };
+                    let b = s.solve(k, 0);
+                    s.plan(k, true, &mut wide);
+                    assert_eq!((a, narrow.cost, narrow.groups()), (b, wide.cost, wide.groups()), "{hand} at {level}, {rules:?}");
+                    far += (pairs_and_triples(k).1 >= 6) as u32;
+                }
+            }
+        }
+        // Many hands could hold six triples or more, so counts past the narrow lanes were in reach of the search.
+        assert!(far > 500, "{far}");
+    }
+
+    #[test]
     fn plans_walked_by_kept_places_are_the_full_walks() {
         // Each step of a plan's walk takes the first cheapest play from its
         // place kept in the memo; trying every play at each step gives the
@@ -1639,7 +1833,7 @@ mod tests {
         // (a memo of its own for each table, small enough to forget states).
         let mut rng = Rng::new(17);
         let tables = [Costs::PLAYS, TEST_COSTS, crate::search::choosers::rule_based::VALUE];
-        let mut memos: Vec<Memo> = tables.iter().map(|_| Memo::new(COLD_BITS)).collect();
+        let mut memos: Vec<Memo<LANES>> = tables.iter().map(|_| Memo::new(COLD_BITS)).collect();
         for i in 0..1_500u32 {
             let level = (i % 13) as u8;
             let hand = hand_with(&mut rng, 1 + i % 27, level, (i % 3) as u8, if i % 4 == 0 { 7 } else { 13 });
