@@ -296,10 +296,11 @@ enum Model {
 
 /// The memo: for each state's cards, its least cost and the place in the
 /// search's order of its first cheapest play, for each count of triples
-/// over joined pairs in a window of `L` (`Lanes`), in a direct-mapped
-/// table of one cache line an entry (two for the wide lanes); a new state
-/// takes the place of the one there, which is solved again if asked (the
-/// costs, and so every answer, are the same either way). One entry holds
+/// over joined pairs in a window of `L` (`Lanes`), in a table of one cache
+/// line an entry (two for the wide lanes), two entries a place a state may
+/// be in; a new state takes the first, the one there moves to the second
+/// and the second is forgotten, to be solved again if asked (the costs, and
+/// so every answer, are the same either way). One entry holds
 /// every count a state is asked with: a state's plays are walked once for
 /// all of them.
 struct Memo<const L: usize> {
@@ -362,15 +363,30 @@ impl<const L: usize> Memo<L> {
         (h ^ (h >> 32)) as usize & self.mask
     }
 
+    /// The first of the two entries `key` may be in.
     #[inline]
-    fn get(&self, key: u64) -> Option<Lanes<L>> {
-        let e = &self.entries[self.slot(key)];
-        (e.key == key).then_some(e.lanes)
+    fn pair(&self, key: u64) -> usize {
+        self.slot(key) & !1
     }
 
     #[inline]
+    fn get(&self, key: u64) -> Option<&Lanes<L>> {
+        let i = self.pair(key);
+        let (a, b) = (&self.entries[i], &self.entries[i + 1]);
+        if a.key == key {
+            Some(&a.lanes)
+        } else if b.key == key {
+            Some(&b.lanes)
+        } else {
+            None
+        }
+    }
+
+    /// `key`'s lanes in the first of its two entries, the state there moved to the second.
+    #[inline]
     fn insert(&mut self, key: u64, lanes: Lanes<L>) {
-        let i = self.slot(key);
+        let i = self.pair(key);
+        self.entries[i + 1] = self.entries[i];
         self.entries[i] = Entry { key, lanes };
     }
 }
@@ -624,7 +640,17 @@ impl<const L: usize> Solver<'_, L> {
         if k & NAT_MASK == 0 {
             return (self.base(k, d).cost, NO_PLACE);
         }
+        let key = memo_key(k, self.model, self.level);
+        if let Some(lanes) = self.memo.get(key) {
+            return self.read(lanes, d);
+        }
         let lanes = self.lanes(k);
+        self.read(&lanes, d)
+    }
+
+    /// From a state's lanes: its cost with `d` triples over joined pairs, and the place of its first cheapest play.
+    #[inline]
+    fn read(&self, lanes: &Lanes<L>, d: i8) -> (i32, u8) {
         let lo = -(L as i32 / 2);
         let j = d as i32 - lo;
         if j >= L as i32 {
@@ -648,7 +674,7 @@ impl<const L: usize> Solver<'_, L> {
     fn lanes(&mut self, k: Key) -> Lanes<L> {
         let key = memo_key(k, self.model, self.level);
         if let Some(lanes) = self.memo.get(key) {
-            return lanes;
+            return *lanes;
         }
         let (costs, places, _) = self.cheapest(k, None);
         let (pairs, triples) = pairs_and_triples(k);
