@@ -677,25 +677,24 @@ impl<const L: usize> Solver<'_, L> {
             return *lanes;
         }
         let (costs, places, _) = self.cheapest(k, None);
+        let mut out = Lanes { costs: costs.map(|c| if c as i32 >= HUGE { NONE } else { c }), places };
+        if self.from_top {
+            out.places = [NO_PLACE; L];
+        }
+        // The lanes of `pairs` and of `-triples` (counts past them read theirs).
         let (pairs, triples) = pairs_and_triples(k);
-        let (pairs, triples) = (pairs as i32, triples as i32);
         let lo = -(L as i32 / 2);
-        let mut out = Lanes { costs: [NONE; L], places: [NO_PLACE; L] };
-        for j in 0..L {
-            let mut d = (lo + j as i32).min(pairs);
-            let mut over = 0;
-            if -d > triples {
-                match self.model {
-                    Model::Value => continue,
-                    Model::Plays => {
-                        over = 100 * (-d - triples);
-                        d = -triples;
-                    }
-                }
-            }
-            let at = (d - lo) as usize;
-            out.costs[j] = lane_cost(cost_of(costs[at]) + over);
-            out.places[j] = if self.from_top { NO_PLACE } else { places[at] };
+        let top = (pairs as i32 - lo).min(L as i32 - 1) as usize;
+        let bottom = (-(triples as i32) - lo).max(0) as usize;
+        for j in top + 1..L {
+            out.costs[j] = out.costs[top];
+            out.places[j] = out.places[top];
+        }
+        for j in 0..bottom {
+            (out.costs[j], out.places[j]) = match self.model {
+                Model::Value => (NONE, NO_PLACE),
+                Model::Plays => (lane_cost(cost_of(out.costs[bottom]) + 100 * (bottom - j) as i32), out.places[bottom]),
+            };
         }
         self.memo.insert(key, out);
         out
