@@ -524,6 +524,9 @@ struct Base {
 }
 
 impl<const L: usize> Solver<'_, L> {
+    /// The count of the first lane.
+    const LO: i32 = -(L as i32 / 2);
+
     /// The cost of the same-rank groups `g` of natural rank `r` with `a` of
     /// their pairs joined to triples, and the count of triples over joined pairs after them.
     #[inline]
@@ -644,15 +647,14 @@ impl<const L: usize> Solver<'_, L> {
         if let Some(lanes) = self.memo.get(key) {
             return self.read(lanes, d);
         }
-        let lanes = self.lanes(k);
+        let lanes = self.solve_lanes(k, key);
         self.read(&lanes, d)
     }
 
     /// From a state's lanes: its cost with `d` triples over joined pairs, and the place of its first cheapest play.
     #[inline]
     fn read(&self, lanes: &Lanes<L>, d: i8) -> (i32, u8) {
-        let lo = -(L as i32 / 2);
-        let j = d as i32 - lo;
+        let j = d as i32 - Self::LO;
         if j >= L as i32 {
             // Past the lanes: as many triples waiting as the last lane (see `padded`).
             (cost_of(lanes.costs[L - 1]), lanes.places[L - 1])
@@ -673,9 +675,14 @@ impl<const L: usize> Solver<'_, L> {
     /// and each a play again by plays, whatever the rest of the hand does.
     fn lanes(&mut self, k: Key) -> Lanes<L> {
         let key = memo_key(k, self.model, self.level);
-        if let Some(lanes) = self.memo.get(key) {
-            return *lanes;
+        match self.memo.get(key) {
+            Some(lanes) => *lanes,
+            None => self.solve_lanes(k, key),
         }
+    }
+
+    /// `lanes` of a state the memo does not hold (its memo key `key`), kept in the memo.
+    fn solve_lanes(&mut self, k: Key, key: u64) -> Lanes<L> {
         let (costs, places, _) = self.cheapest(k, None);
         let mut out = Lanes { costs: costs.map(|c| if c as i32 >= HUGE { NONE } else { c }), places };
         if self.from_top {
@@ -683,9 +690,8 @@ impl<const L: usize> Solver<'_, L> {
         }
         // The lanes of `pairs` and of `-triples` (counts past them read theirs).
         let (pairs, triples) = pairs_and_triples(k);
-        let lo = -(L as i32 / 2);
-        let top = (pairs as i32 - lo).min(L as i32 - 1) as usize;
-        let bottom = (-(triples as i32) - lo).max(0) as usize;
+        let top = (pairs as i32 - Self::LO).min(L as i32 - 1) as usize;
+        let bottom = (-(triples as i32) - Self::LO).max(0) as usize;
         for j in top + 1..L {
             out.costs[j] = out.costs[top];
             out.places[j] = out.places[top];
@@ -708,7 +714,6 @@ impl<const L: usize> Solver<'_, L> {
     /// wide lanes keep counts in `-D_MIN..D_MIN` as the search does.
     #[inline(always)]
     fn padded(&mut self, k: Key) -> [i16; PADDED] {
-        let lo = -(L as i32 / 2);
         let mut out = [NONE; PADDED];
         let wide = L >= WIDE_LANES;
         if k & NAT_MASK == 0 {
@@ -717,7 +722,7 @@ impl<const L: usize> Solver<'_, L> {
             // one above 3 joins nothing more (there are three pairs at most).
             let at: [i32; 4] = std::array::from_fn(|d| self.base(k, d as i8).cost);
             for (j, x) in out[..L + 2 * PAD].iter_mut().enumerate() {
-                let d = lo - PAD as i32 + j as i32;
+                let d = Self::LO - PAD as i32 + j as i32;
                 let d = if wide { d.clamp(-(D_MIN as i32), D_MIN as i32 - 1) } else { d };
                 *x = lane_cost(match d {
                     0..=3 => at[d as usize],
@@ -852,9 +857,8 @@ impl<const L: usize> Solver<'_, L> {
             let (p, absorbed) = match place {
                 NO_PLACE => {
                     // The lane of `d` as it comes, or bounded by the cards past the lanes.
-                    let lo = -(L as i32 / 2);
-                    let raw = d as i32 - lo;
-                    let lane = if (0..L as i32).contains(&raw) { raw } else { (d as i32).min(pairs_and_triples(k).0 as i32) - lo };
+                    let raw = d as i32 - Self::LO;
+                    let lane = if (0..L as i32).contains(&raw) { raw } else { (d as i32).min(pairs_and_triples(k).0 as i32) - Self::LO };
                     let (_, _, found) = self.cheapest(k, Some(lane.clamp(0, L as i32 - 1) as usize));
                     found.expect("a hand with naturals has a play")
                 }
