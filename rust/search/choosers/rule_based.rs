@@ -333,13 +333,17 @@ fn best_of<K: Ord>(moves: &[Move], key: impl FnMut(&Move) -> Option<K>) -> Optio
 fn decide(state: &PlayState, ctx: &Context, plays: &mut Plays) -> Option<Move> {
     let me = state.current;
     let hand = state.hands[me as usize];
-    // Going out at once wins everything else (a play of every card the hand holds).
+    // Going out at once wins everything else (a play of every card the
+    // hand holds: a leader's among the families of plays of its size).
     if plays.may_go_out(hand) {
-        let moves = plays.of(ALL_FAMILIES);
+        let n = hand.len();
+        let following = state.top.is_some();
+        let moves = plays.of(if following { ALL_FAMILIES } else { families_of(n, 1) | families_of(n, 3) });
         if let Some(m) = moves.iter().find(|m| m.cards == hand) {
             return Some(*m);
         }
-        if moves.is_empty() {
+        // Following with no play at all.
+        if following && moves.is_empty() {
             return None;
         }
     }
