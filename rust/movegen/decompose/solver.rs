@@ -300,13 +300,17 @@ impl<const L: usize> Solver<'_, L> {
         let lanes = self.lanes(k);
         out[PAD..PAD + L].copy_from_slice(&lanes.costs);
         let (first, last) = (lanes.costs[0], lanes.costs[L - 1]);
-        for j in 0..PAD {
-            out[PAD + L + j] = last;
-            out[j] = match (wide, self.model) {
-                (true, _) => first,
-                (false, Model::Value) => NONE,
-                (false, Model::Plays) => lane_cost(cost_of(first) + 100 * (PAD - j) as i32),
-            };
+        // Each pad filled whole: a pad stored lane by lane and read back
+        // at once as a vector stalls the read.
+        out[PAD + L..2 * PAD + L].fill(last);
+        match (wide, self.model) {
+            (true, _) => out[..PAD].fill(first),
+            (false, Model::Value) => {}
+            (false, Model::Plays) => {
+                for (j, x) in out[..PAD].iter_mut().enumerate() {
+                    *x = lane_cost(cost_of(first) + 100 * (PAD - j) as i32);
+                }
+            }
         }
         out
     }
