@@ -232,17 +232,24 @@ impl Unseen {
 
     /// Whether the cards can make no play of `kind` and its size above
     /// `value` (bombs aside).
+    #[inline]
     fn boss(&self, kind: Kind, value: u8) -> bool {
         let Some(class) = Unseen::class(kind) else {
             return true;
         };
-        let slot = &self.tops[class];
-        let mut top = slot.get();
+        let mut top = self.tops[class].get();
         if top == UNKNOWN {
-            top = self.top(kind);
-            slot.set(top);
+            top = self.find_top(kind, class);
         }
         value as i8 >= top
+    }
+
+    /// `top` of `kind`, kept in its slot `class` of `tops`.
+    #[inline(never)]
+    fn find_top(&self, kind: Kind, class: usize) -> i8 {
+        let top = self.top(kind);
+        self.tops[class].set(top);
+        top
     }
 
     /// The slot of `kind` in `tops` (`None` for bombs).
