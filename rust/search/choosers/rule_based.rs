@@ -387,21 +387,27 @@ fn lead(v: &View, plays: &mut Plays) -> Move {
             return m;
         }
     }
-    let weak = v.weak(v.plan().groups());
+    let plan = v.plan();
+    let groups = plan.groups();
+    // Which groups control their kind (bit j for group j), and how many do not.
+    let strong = groups.iter().enumerate().fold(0u64, |s, (j, g)| s | (v.controls(g) as u64) << j);
+    let weak = groups.len() - strong.count_ones() as usize;
     // Lead a group of the plan. With at most one weak group left, the
     // strong ones first (each keeps the lead), bombs last; else the weakest
     // first (the most cards among equals), not a single or pair an
     // opponent with that many cards or fewer may go out over.
     let key = |m: &Move| {
-        let g = v.group_of(Counts::of_play(m.cards, level))?;
-        let strong = v.controls(&g);
+        let mc = Counts::of_play(m.cards, level);
+        let j = groups.iter().position(|g| g.counts == mc)?;
+        let g = &groups[j];
+        let strong = strong >> j & 1 != 0;
         let bomb = m.combo.kind.is_bomb();
         let risky = (shortest <= 2 && m.combo.size as u32 <= shortest && matches!(m.combo.kind, Kind::Single | Kind::Pair) && !v.is_boss(m)) as u8;
         let order = if weak <= 1 { (bomb, !strong, -(g.cost as i32)) } else { (bomb, false, -(g.cost as i32)) };
         Some((order.0, risky, order.1, order.2, std::cmp::Reverse(m.combo.size), m.combo.value(level), m.wild, m.combo.kind == Kind::StraightFlush))
     };
     // Only the families that may hold a group of the plan can have a key.
-    let families = v.plan().groups().iter().fold(0, |f, g| f | g.counts.families());
+    let families = groups.iter().fold(0, |f, g| f | g.counts.families());
     if let Some(m) = best_of(plays.of(families), key) {
         return m;
     }
@@ -491,7 +497,8 @@ fn best_follow(v: &View, moves: &[Move], need: i32, bonus: i32, urgent: bool) ->
         return None;
     }
     let level = v.level;
-    let cost = v.plan().cost;
+    let plan = v.plan();
+    let (cost, groups) = (plan.cost, plan.groups());
     let key = |m: &Move, gain: i32, boss: bool| FollowKey(urgent && !boss, -gain, m.combo.value(level), m.wild);
     let mut best: Option<(FollowKey, usize)> = None;
     let mut others: Vec<(FollowKey, usize, bool)> = Vec::new();
@@ -502,7 +509,7 @@ fn best_follow(v: &View, moves: &[Move], need: i32, bonus: i32, urgent: bool) ->
         let boss = v.is_boss(m);
         let extra = if boss { bonus } else { 0 };
         let mc = Counts::of_play(m.cards, level);
-        match v.group_of(mc) {
+        match groups.iter().find(|g| g.counts == mc) {
             Some(g) => {
                 let gain = g.cost as i32 + extra;
                 let k = key(m, gain, boss);
