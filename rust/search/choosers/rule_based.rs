@@ -398,7 +398,7 @@ fn lead(v: &View, plays: &mut Plays) -> Move {
     // opponent with that many cards or fewer may go out over.
     let key = |m: &Move| {
         let mc = Counts::of_play(m.cards, level);
-        let j = groups.iter().position(|g| g.counts == mc)?;
+        let j = plan.position(mc)?;
         let g = &groups[j];
         let strong = strong >> j & 1 != 0;
         let bomb = m.combo.kind.is_bomb();
@@ -509,7 +509,7 @@ fn best_follow(v: &View, moves: &[Move], need: i32, bonus: i32, urgent: bool) ->
         let boss = v.is_boss(m);
         let extra = if boss { bonus } else { 0 };
         let mc = Counts::of_play(m.cards, level);
-        match groups.iter().find(|g| g.counts == mc) {
+        match plan.position(mc).map(|j| &groups[j]) {
             Some(g) => {
                 let gain = g.cost as i32 + extra;
                 let k = key(m, gain, boss);
