@@ -18,6 +18,7 @@ use crate::search::choosers::{best_by, playout_plans, tribute_by, Chooser};
 use crate::search::context::Context;
 use crate::search::run::Run;
 use crate::search::tuning::param;
+use smallvec::SmallVec;
 use std::cell::{Cell, Ref, RefCell};
 
 /// The rule policy.
@@ -501,7 +502,7 @@ fn best_follow(v: &View, moves: &[Move], need: i32, bonus: i32, urgent: bool) ->
     let (cost, groups) = (plan.cost, plan.groups());
     let key = |m: &Move, gain: i32, boss: bool| FollowKey(urgent && !boss, -gain, m.combo.value(level), m.wild);
     let mut best: Option<(FollowKey, usize)> = None;
-    let mut others: Vec<(FollowKey, usize, bool)> = Vec::new();
+    let mut others: SmallVec<[(FollowKey, usize, bool); 32]> = SmallVec::new();
     for (i, m) in moves.iter().enumerate() {
         if m.combo.kind.is_bomb() {
             continue;
@@ -527,7 +528,7 @@ fn best_follow(v: &View, moves: &[Move], need: i32, bonus: i32, urgent: bool) ->
         }
     }
     others.sort_unstable();
-    for (low, i, boss) in others {
+    for &(low, i, boss) in &others {
         if best.is_some_and(|(b, _)| low >= b) {
             break;
         }
