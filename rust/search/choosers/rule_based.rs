@@ -112,9 +112,8 @@ struct View<'a> {
     level: u8,
     counts: Counts,
     /// The hand's plan, found when first asked for (many decisions need
-    /// none); `planned` says whether it was.
-    plan: RefCell<Plan>,
-    planned: Cell<bool>,
+    /// none, and then no plan is built at all).
+    plan: RefCell<Option<Plan>>,
     /// The cards in the other three hands (not ours, not played).
     unseen: Unseen,
 }
@@ -122,20 +121,20 @@ struct View<'a> {
 impl View<'_> {
     #[inline]
     fn plan(&self) -> Ref<'_, Plan> {
-        if !self.planned.get() {
+        if self.plan.borrow().is_none() {
             self.find_plan();
         }
-        self.plan.borrow()
+        Ref::map(self.plan.borrow(), |p| p.as_ref().expect("found above"))
     }
 
     /// Fills `plan`: the plan kept in a playout, or the hand's own.
     #[inline(never)]
     fn find_plan(&self) {
-        let mut p = self.plan.borrow_mut();
-        if !playout_plans::get(self.me, self.state.hands[self.me as usize], &mut p) {
-            plan_into(self.counts, self.level, value(), &mut p);
+        let mut slot = self.plan.borrow_mut();
+        let p = slot.insert(Plan::EMPTY);
+        if !playout_plans::get(self.me, self.state.hands[self.me as usize], p) {
+            plan_into(self.counts, self.level, value(), p);
         }
-        self.planned.set(true);
     }
 
     fn size(&self, s: u8) -> u32 {
@@ -359,7 +358,7 @@ fn decide(state: &PlayState, ctx: &Context, plays: &mut Plays) -> Option<Move> {
     let counts = Counts::of(hand, level, state.rules);
     let unseen = ctx.knowledge.played.iter().fold(CardSet::FULL_DECK.minus(hand), |u, p| u.minus(*p));
     let unseen = Unseen::new(unseen, level);
-    let v = View { state, me, mate: partner(me), level, counts, plan: RefCell::new(Plan::EMPTY), planned: Cell::new(false), unseen };
+    let v = View { state, me, mate: partner(me), level, counts, plan: RefCell::new(None), unseen };
     let choice = match state.top {
         None => Some(lead(&v, plays)),
         Some(_) if state.top_seat == v.mate => support(&v, plays),
@@ -367,10 +366,9 @@ fn decide(state: &PlayState, ctx: &Context, plays: &mut Plays) -> Option<Move> {
     };
     // In a playout, a group of the plan played leaves the rest of the plan
     // for the seat's next decision.
-    if let (Some(m), true, true) = (choice, v.planned.get(), playout_plans::open()) {
-        let p = v.plan.borrow();
+    if let (Some(m), Some(p), true) = (choice, v.plan.borrow().as_ref(), playout_plans::open()) {
         if let Some(j) = p.position(Counts::of_play(m.cards, level)) {
-            playout_plans::keep(me, hand.minus(m.cards), |slot| slot.copy_without(&p, j));
+            playout_plans::keep(me, hand.minus(m.cards), |slot| slot.copy_without(p, j));
         }
     }
     choice
