@@ -526,8 +526,11 @@ fn best_follow(v: &View, moves: &[Move], need: i32, bonus: i32, urgent: bool) ->
         }
     }
     others.sort_unstable();
-    for &(low, i, boss) in &others {
-        if best.is_some_and(|(b, _)| low >= b) {
+    // How many plays outside the plan a playout's follow may search (all by default).
+    let tries = param("follow_tries", -1);
+    let tries = if tries >= 0 && playout_plans::open() { tries as usize } else { usize::MAX };
+    for (n, &(low, i, boss)) in others.iter().enumerate() {
+        if n >= tries || best.is_some_and(|(b, _)| low >= b) {
             break;
         }
         let m = &moves[i];
