@@ -3,7 +3,9 @@ parameters set, one run per setting, each later setting compared with the
 first on the same deals.
 
 Needs the extension built with the ``tuning`` feature (``maturin develop
---release -F tuning``), under which ``search::tuning::param`` reads
+--release -F python,tuning``; the ``python`` feature is named too, since
+features given on the command line replace the ones ``pyproject.toml``
+sets), under which ``search::tuning::param`` reads
 ``GUANDAN_RULE_PARAMS`` (``name=value,...``): the rule policy's constants
 (``rust/search/choosers/rule_based.rs``), the race of the focused search
 (``rounds``, and ``drop_z``, ``keep_z`` in hundredths of a standard error)

@@ -14,7 +14,9 @@ their cost. The next round plays and plans with the fitted table, so the
 rounds approach a table that agrees with the play it produces.
 
 Needs the extension built with the ``tuning`` feature (``maturin develop
---release -F tuning``), under which the rule policy reads its table from
+--release -F python,tuning``; the ``python`` feature is named too, since
+features given on the command line replace the ones ``pyproject.toml``
+sets), under which the rule policy reads its table from
 ``GUANDAN_RULE_VALUE`` (93 comma-separated numbers in ``VALUE``'s order);
 each round's deals are played in a child process with that variable set.
 The last table is printed in that form, to try with benches/sparring.py:
