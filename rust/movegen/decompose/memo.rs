@@ -113,11 +113,16 @@ impl<const L: usize> Memo<L> {
 /// Entries (log2) of each thread's memo: 2^16 of 64 bytes, 4 MiB.
 const MEMO_BITS: u32 = 16;
 
-/// Entries (log2) of a cold memo (`min_plays_cold`, larger hands), 256 KiB (512 KiB wide).
+/// Entries (log2) of a cold memo (`min_plays_cold`), 256 KiB (512 KiB wide).
 pub(super) const COLD_BITS: u32 = 12;
+
+/// Entries (log2) of each thread's memo for hands of more than
+/// `SMALL_HAND` cards: 2^14 of 128 bytes, 2 MiB, made when first asked for.
+const WIDE_BITS: u32 = 14;
 
 thread_local! {
     static MEMO: RefCell<Memo<LANES>> = RefCell::new(Memo::new(MEMO_BITS));
+    static WIDE: RefCell<Option<Memo<WIDE_LANES>>> = const { RefCell::new(None) };
     pub(super) static PLANS: RefCell<Plans> = RefCell::new(Plans::new());
 }
 
@@ -172,4 +177,9 @@ impl Plans {
 
 pub(super) fn with_memo<T>(f: impl FnOnce(&mut Memo<LANES>) -> T) -> T {
     MEMO.with(|m| f(&mut m.borrow_mut()))
+}
+
+/// `f` on the thread's memo for hands of more than `SMALL_HAND` cards.
+pub(super) fn with_wide_memo<T>(f: impl FnOnce(&mut Memo<WIDE_LANES>) -> T) -> T {
+    WIDE.with(|m| f(m.borrow_mut().get_or_insert_with(|| Memo::new(WIDE_BITS))))
 }

@@ -47,18 +47,25 @@ use crate::cards::cardset::CardSet;
 use crate::movegen::combo::{Combo, Kind};
 use crate::movegen::{ComboRules, Move};
 use keys::{cards, field, highest, key_of, lowest, nat, Key, BJ_SHIFT, NAT_MASK, RJ_SHIFT, WILD_SHIFT};
-use memo::{with_memo, Memo, Model, COLD_BITS, LANES, PLANS, SMALL_HAND, WIDE_LANES};
+use memo::{with_memo, with_wide_memo, Memo, Model, COLD_BITS, LANES, PLANS, SMALL_HAND, WIDE_LANES};
 use solver::Solver;
 
 /// `$body` with `$s` a solver of the search of `$k`: on the thread's
-/// memo when the hand has at most `SMALL_HAND` cards (a cold one when
-/// `$cold`), else on a cold memo of wide lanes.
+/// memo, of wide lanes when the hand has more than `SMALL_HAND` cards; on
+/// a cold one of its own when `$cold`.
 macro_rules! with_solver {
     ($k:expr, $costs:expr, $model:expr, $level:expr, $from_top:expr, $cold:expr, |$s:ident| $body:expr) => {{
         let (k, costs, model, level, from_top) = ($k, $costs, $model, $level, $from_top);
         if cards(k) > SMALL_HAND {
-            let $s = &mut Solver::<WIDE_LANES> { costs, model, level, memo: &mut Memo::new(COLD_BITS), from_top };
-            $body
+            if $cold {
+                let $s = &mut Solver::<WIDE_LANES> { costs, model, level, memo: &mut Memo::new(COLD_BITS), from_top };
+                $body
+            } else {
+                with_wide_memo(|memo| {
+                    let $s = &mut Solver::<WIDE_LANES> { costs, model, level, memo, from_top };
+                    $body
+                })
+            }
         } else if $cold {
             let $s = &mut Solver::<LANES> { costs, model, level, memo: &mut Memo::new(COLD_BITS), from_top };
             $body

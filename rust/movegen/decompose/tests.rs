@@ -357,6 +357,43 @@ fn narrow_lanes_agree_with_wide_ones_up_to_a_small_hand() {
 }
 
 #[test]
+fn large_hands_on_the_threads_wide_memo_agree_with_cold_searches() {
+    // Hands of more than SMALL_HAND cards share a wide memo per thread
+    // across calls, levels, rules and cost tables. Asked in turn, each
+    // answer is the one a search on a memo of its own gives.
+    let mut rng = Rng::new(41);
+    let value = &crate::search::choosers::rule_based::VALUE;
+    for i in 0..24u32 {
+        let hands = crate::cards::deck::deal(&mut rng);
+        // Two hands, less a few cards in some cases: 46 to 54 cards.
+        let hand = hands[0].plus(hands[1]).expect("two hands of one deal");
+        let hand =
+            hand.cards().into_iter().skip((i % 3 * 4) as usize).fold(CardSet::EMPTY, |s, c| s.plus(CardSet::single(c)).expect("cards of one hand"));
+        assert!(hand.len() > SMALL_HAND, "{}", hand.len());
+        let rules = if i % 2 == 0 { ComboRules::default() } else { ComboRules { joker_pair_in_full_house: false } };
+        // The same hand at two levels in turn: many of its states are the same counts at both.
+        for level in [(i * 5 % 13) as u8, (i * 5 % 13 + 1) as u8 % 13] {
+            let counts = Counts::of(hand, level, rules);
+            let play = Counts::of_play(CardSet::single(hand.cards()[i as usize % 20]), level);
+            let cold = |k: Key| {
+                Solver::<WIDE_LANES> { costs: value, model: Model::Value, level, memo: &mut Memo::new(COLD_BITS), from_top: false }.solve(k, 0)
+            };
+            let mut cold_plan = Plan::default();
+            Solver::<WIDE_LANES> { costs: value, model: Model::Value, level, memo: &mut Memo::new(COLD_BITS), from_top: false }.plan(
+                counts.0,
+                true,
+                &mut cold_plan,
+            );
+            assert_eq!(min_plays(hand, level, rules), min_plays_cold(hand, level, rules), "{hand} at {level}");
+            assert_eq!(hand_cost(counts, level, value), cold(counts.0), "{hand} at {level}");
+            assert_eq!(hand_cost_after(counts, play, level, value), cold(counts.minus(play).0), "{hand} at {level}");
+            let warm_plan = plan(counts, level, value);
+            assert_eq!((warm_plan.cost, warm_plan.groups()), (cold_plan.cost, cold_plan.groups()), "{hand} at {level}");
+        }
+    }
+}
+
+#[test]
 fn plans_walked_by_kept_places_are_the_full_walks() {
     // Each step of a plan's walk takes the first cheapest play from its
     // place kept in the memo; trying every play at each step gives the
